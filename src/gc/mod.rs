@@ -1,0 +1,1 @@
+//! The heap: closure layout, copying collector, census.

@@ -1,0 +1,1 @@
+//! The STG machine: state, the rules (reference engine), the fast engine, primitives.

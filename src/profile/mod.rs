@@ -1,0 +1,64 @@
+//! Cost centres, counters, the binary profile format, reports.
+//!
+//! [`Profile`] is the in-memory form of one `.pgcl` file
+//! (`shared/spec/PROFILE-FORMAT.md`): the machine builds one at the end of a
+//! run, the writer encodes it, the reader decodes it, the reports read it.
+
+/// The six counters of one call-graph entry, in file order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Counters {
+    /// Clock ticks (steps, or cycles) while this entry was current.
+    pub ticks: u64,
+    /// Heap words allocated while this entry was current.
+    pub words: u64,
+    /// Applications (rule 1) plus returns to a case continuation (6–8, 11–13).
+    pub tail_calls: u64,
+    /// `scc` entries: the paper's instances, GHC's "entries".
+    pub strict_calls: u64,
+    /// Thunk entries (15, 15′) that made this entry current.
+    pub lazy_calls: u64,
+    /// Partial applications built (17a, 17a′).
+    pub curried_calls: u64,
+}
+
+impl Counters {
+    pub fn add(&mut self, other: &Counters) {
+        self.ticks += other.ticks;
+        self.words += other.words;
+        self.tail_calls += other.tail_calls;
+        self.strict_calls += other.strict_calls;
+        self.lazy_calls += other.lazy_calls;
+        self.curried_calls += other.curried_calls;
+    }
+}
+
+/// A cost centre as declared in the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CostCentreDecl {
+    /// 1-based index into [`Profile::modules`].
+    pub module: u32,
+    pub name: String,
+}
+
+/// One node of the call graph. Children are indices into [`Profile::entries`],
+/// so a tree of any depth is held without recursion.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// 1-based index into [`Profile::cost_centres`].
+    pub cost_centre: u32,
+    pub counters: Counters,
+    pub children: Vec<u32>,
+}
+
+/// A whole profile. `entries[0]` is the root; entries are stored in the
+/// depth-first order the file uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Profile {
+    /// Clock frequency in ticks per second (0 when unknown or `--reproducible`).
+    pub frequency: u64,
+    /// Estimated overhead in ticks per 1000 profiling events.
+    pub overhead: u64,
+    pub modules: Vec<String>,
+    pub cost_centres: Vec<CostCentreDecl>,
+    pub entries: Vec<Entry>,
+}

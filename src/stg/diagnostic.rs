@@ -1,0 +1,104 @@
+//! Front-end diagnostics: what went wrong, where, and what to do about it,
+//! rendered with ariadne (file:line:col, the source line, an underline, a hint).
+
+use crate::stg::source::SourceMap;
+use crate::stg::syntax::Span;
+use ariadne::{Config, Label, Report, ReportKind};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+#[derive(Clone, Debug)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// One line saying what is wrong, e.g. "unbound variable `xs`".
+    pub message: String,
+    /// The place the message is about.
+    pub span: Span,
+    /// Text under the underline at `span`.
+    pub label: String,
+    /// Other places involved (e.g. the first of two conflicting uses).
+    pub related: Vec<(Span, String)>,
+    /// What to do about it.
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            message: message.into(),
+            span,
+            label: String::new(),
+            related: Vec::new(),
+            help: None,
+        }
+    }
+
+    pub fn warning(span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(span, message)
+        }
+    }
+
+    pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
+        self.label = label.into();
+        self
+    }
+
+    pub fn with_related(mut self, span: Span, label: impl Into<String>) -> Diagnostic {
+        self.related.push((span, label.into()));
+        self
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// Renders the diagnostic as ariadne does: a header with file:line:col,
+    /// the source lines with underlines, and the help.
+    pub fn render(&self, sources: &SourceMap, color: bool) -> String {
+        let name = |span: Span| sources.file(span.file).name.clone();
+        let kind = match self.severity {
+            Severity::Error => ReportKind::Error,
+            Severity::Warning => ReportKind::Warning,
+        };
+        let mut report = Report::build(kind, (name(self.span), self.span.range()))
+            .with_config(Config::default().with_color(color))
+            .with_message(&self.message)
+            .with_label(
+                Label::new((name(self.span), self.span.range())).with_message(&self.label),
+            );
+        for (span, label) in &self.related {
+            report = report.with_label(Label::new((name(*span), span.range())).with_message(label));
+        }
+        if let Some(help) = &self.help {
+            report = report.with_help(help);
+        }
+        let cache = ariadne::sources(
+            sources
+                .files()
+                .map(|(_, f)| (f.name.clone(), f.text.clone())),
+        );
+        let mut out = Vec::new();
+        // Writing to a Vec cannot fail.
+        let _ = report.finish().write(cache, &mut out);
+        String::from_utf8_lossy(&out).into_owned()
+    }
+}
+
+/// Renders every diagnostic, errors and warnings in source order.
+pub fn render_all(diagnostics: &[Diagnostic], sources: &SourceMap, color: bool) -> String {
+    let mut sorted: Vec<&Diagnostic> = diagnostics.iter().collect();
+    sorted.sort_by_key(|d| d.span);
+    sorted.iter().map(|d| d.render(sources, color)).collect()
+}

@@ -1,0 +1,288 @@
+//! The syntax tree of the `.stg` language (LANGUAGE.md), with source spans.
+//!
+//! The parser builds it, the checker fills in what the source may omit
+//! (free-variable lists, `\n` flags) and the printer prints it back. Every node
+//! that a diagnostic can point at carries a [`Span`].
+
+/// Index of a source file in a [`crate::stg::source::SourceMap`].
+pub type FileId = u32;
+
+/// A byte range `start..end` in one source file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Span {
+    pub file: FileId,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(file: FileId, start: usize, end: usize) -> Span {
+        Span {
+            file,
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+
+    /// The smallest span covering both (they must be in the same file).
+    pub fn to(self, other: Span) -> Span {
+        Span {
+            file: self.file,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
+/// A variable or constructor name with the place it was written.
+#[derive(Clone, Debug)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+impl Ident {
+    pub fn new(name: impl Into<String>, span: Span) -> Ident {
+        Ident {
+            name: name.into(),
+            span,
+        }
+    }
+}
+
+/// Names compare by text only, so trees parsed from different text compare equal.
+impl PartialEq for Ident {
+    fn eq(&self, other: &Ident) -> bool {
+        self.name == other.name
+    }
+}
+impl Eq for Ident {}
+
+/// The update flag of a lambda form (appendix A of the profiling paper).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Flag {
+    /// `\u`: updatable thunk.
+    Updatable,
+    /// `\s`: single-entry thunk, never updated, entered at most once.
+    SingleEntry,
+    /// `\r`: re-entrant: a function, or a value already in head normal form.
+    Reentrant,
+    /// `\n` of the 1992 STG paper; the checker rewrites it to `\r` or `\s`.
+    NonUpdatable,
+}
+
+impl Flag {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Flag::Updatable => "\\u",
+            Flag::SingleEntry => "\\s",
+            Flag::Reentrant => "\\r",
+            Flag::NonUpdatable => "\\n",
+        }
+    }
+}
+
+/// `free \flag {args} -> body`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lambda {
+    /// The free-variable list as written; `None` when omitted. After checking
+    /// it is always `Some`, in order of first use in the body.
+    pub free: Option<Vec<Ident>>,
+    pub flag: Flag,
+    pub args: Vec<Ident>,
+    pub body: Expr,
+    /// From the free list (or flag) to the end of the body.
+    pub span: Span,
+}
+
+/// `name = lambda`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Binding {
+    pub name: Ident,
+    pub lambda: Lambda,
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+/// Expressions compare by structure, not by where they were written.
+impl PartialEq for Expr {
+    fn eq(&self, other: &Expr) -> bool {
+        self.kind == other.kind
+    }
+}
+impl Eq for Expr {}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExprKind {
+    /// `let` (`rec == false`) or `letrec` (`rec == true`).
+    Let {
+        rec: bool,
+        bindings: Vec<Binding>,
+        body: Box<Expr>,
+    },
+    Case {
+        scrutinee: Box<Expr>,
+        alts: Vec<Alt>,
+    },
+    /// `scc "label" body`.
+    Scc {
+        label: String,
+        label_span: Span,
+        body: Box<Expr>,
+    },
+    /// `f {a1, ..., an}`; `f` alone means `f {}`.
+    App { fun: Ident, args: Vec<Atom> },
+    /// `C {a1, ..., an}`, always saturated; `C` alone means `C {}`.
+    Con { con: Ident, args: Vec<Atom> },
+    /// `op {a1, ..., an}`.
+    Prim {
+        op: PrimOp,
+        op_span: Span,
+        args: Vec<Atom>,
+    },
+    /// `k#`.
+    Lit(i64),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Atom {
+    Var(Ident),
+    Lit(i64, Span),
+}
+
+impl Atom {
+    pub fn span(&self) -> Span {
+        match self {
+            Atom::Var(v) => v.span,
+            Atom::Lit(_, s) => *s,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Alt {
+    pub pattern: Pattern,
+    pub body: Expr,
+    pub span: Span,
+}
+
+impl PartialEq for Alt {
+    fn eq(&self, other: &Alt) -> bool {
+        self.pattern == other.pattern && self.body == other.body
+    }
+}
+impl Eq for Alt {}
+
+#[derive(Clone, Debug)]
+pub enum Pattern {
+    /// `C {x1, ..., xn} -> e`; `C -> e` means `C {} -> e`.
+    Con { con: Ident, vars: Vec<Ident> },
+    /// `k# -> e`.
+    Lit(i64, Span),
+    /// `x -> e`: default binding the scrutinee's value.
+    Var(Ident),
+    /// `default -> e`.
+    Default(Span),
+}
+
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Pattern) -> bool {
+        match (self, other) {
+            (Pattern::Con { con: a, vars: x }, Pattern::Con { con: b, vars: y }) => a == b && x == y,
+            (Pattern::Lit(a, _), Pattern::Lit(b, _)) => a == b,
+            (Pattern::Var(a), Pattern::Var(b)) => a == b,
+            (Pattern::Default(_), Pattern::Default(_)) => true,
+            _ => false,
+        }
+    }
+}
+impl Eq for Pattern {}
+
+impl Pattern {
+    pub fn is_default(&self) -> bool {
+        matches!(self, Pattern::Var(_) | Pattern::Default(_))
+    }
+}
+
+/// The primitive operations on `Int#`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PrimOp {
+    Add,
+    Sub,
+    Mul,
+    Quot,
+    Rem,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Negate,
+}
+
+impl PrimOp {
+    pub const ALL: [PrimOp; 12] = [
+        PrimOp::Add,
+        PrimOp::Sub,
+        PrimOp::Mul,
+        PrimOp::Quot,
+        PrimOp::Rem,
+        PrimOp::Eq,
+        PrimOp::Ne,
+        PrimOp::Lt,
+        PrimOp::Le,
+        PrimOp::Gt,
+        PrimOp::Ge,
+        PrimOp::Negate,
+    ];
+
+    /// The operator as written in source, e.g. `+#`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PrimOp::Add => "+#",
+            PrimOp::Sub => "-#",
+            PrimOp::Mul => "*#",
+            PrimOp::Quot => "/#",
+            PrimOp::Rem => "%#",
+            PrimOp::Eq => "==#",
+            PrimOp::Ne => "/=#",
+            PrimOp::Lt => "<#",
+            PrimOp::Le => "<=#",
+            PrimOp::Gt => ">#",
+            PrimOp::Ge => ">=#",
+            PrimOp::Negate => "negate#",
+        }
+    }
+
+    pub fn from_str(s: &str) -> Option<PrimOp> {
+        PrimOp::ALL.into_iter().find(|op| op.as_str() == s)
+    }
+
+    /// How many arguments the operation takes.
+    pub fn arity(self) -> usize {
+        if self == PrimOp::Negate { 1 } else { 2 }
+    }
+}
+
+/// One source file's bindings; the module is named by the file stem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Module {
+    pub name: String,
+    pub file: FileId,
+    pub bindings: Vec<Binding>,
+}
+
+/// All modules of a run, in load order (`Prelude` first when loaded).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Program {
+    pub modules: Vec<Module>,
+}
