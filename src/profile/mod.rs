@@ -62,3 +62,7 @@ pub struct Profile {
     pub cost_centres: Vec<CostCentreDecl>,
     pub entries: Vec<Entry>,
 }
+
+pub mod dump;
+pub mod format;
+pub mod report;

@@ -1,0 +1,1 @@
+//! `stg-prof report`: a text report laid out like GHC's `.prof`.

@@ -1,0 +1,1 @@
+//! Static checks of LANGUAGE.md "Static errors", free-variable inference and `\n` normalisation.

@@ -1,0 +1,1 @@
+//! Tokens of the `.stg` language: the lexer (longest match, nested comments).

@@ -1,0 +1,1 @@
+//! The front-end driver: source texts to a checked program, or diagnostics.

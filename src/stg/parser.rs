@@ -1,0 +1,1 @@
+//! The chumsky parser: tokens (after layout) to the syntax tree.

@@ -1,0 +1,1 @@
+//! The printer: a syntax tree back to the paper's notation.
