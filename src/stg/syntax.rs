@@ -263,6 +263,8 @@ impl PrimOp {
         }
     }
 
+    /// The operation written `s`, if it is one (not `FromStr`: absence is no error here).
+    #[allow(clippy::should_implement_trait)]
     pub fn from_str(s: &str) -> Option<PrimOp> {
         PrimOp::ALL.into_iter().find(|op| op.as_str() == s)
     }
