@@ -17,16 +17,24 @@ fn counter() -> impl Strategy<Value = u64> {
 }
 
 fn counters() -> impl Strategy<Value = Counters> {
-    (counter(), counter(), counter(), counter(), counter(), counter()).prop_map(
-        |(ticks, words, tail_calls, strict_calls, lazy_calls, curried_calls)| Counters {
-            ticks,
-            words,
-            tail_calls,
-            strict_calls,
-            lazy_calls,
-            curried_calls,
-        },
+    (
+        counter(),
+        counter(),
+        counter(),
+        counter(),
+        counter(),
+        counter(),
     )
+        .prop_map(
+            |(ticks, words, tail_calls, strict_calls, lazy_calls, curried_calls)| Counters {
+                ticks,
+                words,
+                tail_calls,
+                strict_calls,
+                lazy_calls,
+                curried_calls,
+            },
+        )
 }
 
 /// Names: any UTF-8 without NUL, including empty and multi-byte.

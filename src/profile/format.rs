@@ -133,15 +133,19 @@ pub enum FormatErrorKind {
     },
     InvalidUtf8(Field),
     /// A count that the rest of the file cannot possibly hold.
+    /// A count (the value of `field`) that the rest of the file cannot
+    /// possibly hold: `count` items of at least `min_each` bytes each.
     CountTooLarge {
-        what: &'static str,
+        field: Field,
         count: u64,
         remaining: usize,
         min_each: usize,
     },
     /// Bytes follow the root entry.
     TrailingBytes(usize),
+    /// The children of `entry` would be nested deeper than `limit`.
     TooDeep {
+        entry: u64,
         limit: usize,
     },
     /// More entries than a `u32` child index can address.
@@ -192,23 +196,29 @@ impl fmt::Display for FormatError {
             ),
             FormatErrorKind::InvalidUtf8(field) => write!(f, "{field} is not valid UTF-8"),
             FormatErrorKind::CountTooLarge {
-                what,
+                field,
                 count,
                 remaining,
                 min_each,
             } => write!(
                 f,
-                "the file declares {count} {what}, but only {remaining} byte{} remain and each needs at least {min_each} (truncated or corrupt file)",
-                plural(*remaining as u64)
+                "{field} is {count}, but only {remaining} byte{} {} left and each {} needs at least {min_each}: the file is truncated or corrupt",
+                plural(*remaining as u64),
+                if *remaining == 1 { "is" } else { "are" },
+                match field {
+                    Field::ModuleCount => "module",
+                    Field::CostCentreCount => "cost centre",
+                    _ => "child",
+                }
             ),
             FormatErrorKind::TrailingBytes(n) => write!(
                 f,
                 "{n} unexpected byte{} after the root call-graph entry",
                 plural(*n as u64)
             ),
-            FormatErrorKind::TooDeep { limit } => write!(
+            FormatErrorKind::TooDeep { entry, limit } => write!(
                 f,
-                "call graph nested deeper than {limit} entries, this reader's limit"
+                "the children of call-graph entry {entry} would be nested deeper than {limit} entries (counting the root), this reader's limit"
             ),
             FormatErrorKind::TooManyEntries => write!(
                 f,
@@ -522,7 +532,7 @@ impl<'a> Reader<'a> {
     fn check_count(
         &self,
         at: usize,
-        what: &'static str,
+        field: Field,
         count: u64,
         min_each: usize,
     ) -> Result<(), FormatError> {
@@ -531,7 +541,7 @@ impl<'a> Reader<'a> {
             return Err(self.err(
                 at,
                 FormatErrorKind::CountTooLarge {
-                    what,
+                    field,
                     count,
                     remaining,
                     min_each,
@@ -573,14 +583,14 @@ pub fn read_with_limits(bytes: &[u8], limits: Limits) -> Result<Profile, FormatE
     let overhead = r.leb(Field::Overhead)?;
 
     // Each module takes at least its NUL.
-    r.check_count(8, "modules", n_modules as u64, 1)?;
+    r.check_count(8, Field::ModuleCount, n_modules as u64, 1)?;
     let mut modules = Vec::with_capacity(n_modules as usize);
     for i in 1..=n_modules {
         modules.push(r.name(Field::ModuleName(i))?);
     }
 
     // Each cost centre takes at least a one-byte id and a NUL.
-    r.check_count(12, "cost centres", n_ccs as u64, 2)?;
+    r.check_count(12, Field::CostCentreCount, n_ccs as u64, 2)?;
     let mut cost_centres = Vec::with_capacity(n_ccs as usize);
     for i in 1..=n_ccs {
         let at = r.pos;
@@ -650,7 +660,7 @@ pub fn read_with_limits(bytes: &[u8], limits: Limits) -> Result<Profile, FormatE
         };
         let count_at = r.pos;
         let n_children = r.leb(field(7))?;
-        r.check_count(count_at, "children", n_children, MIN_ENTRY_BYTES)?;
+        r.check_count(count_at, field(7), n_children, MIN_ENTRY_BYTES)?;
         entries.push(Entry {
             cost_centre: cc as u32,
             counters,
@@ -665,6 +675,7 @@ pub fn read_with_limits(bytes: &[u8], limits: Limits) -> Result<Profile, FormatE
                 return Err(r.err(
                     count_at,
                     FormatErrorKind::TooDeep {
+                        entry: index,
                         limit: limits.max_depth,
                     },
                 ));
