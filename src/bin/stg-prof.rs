@@ -88,7 +88,8 @@ enum Sort {
 }
 
 fn load(file: &PathBuf) -> Result<stg_run::profile::Profile, String> {
-    let bytes = std::fs::read(file).map_err(|e| format!("stg-prof: {}: {e}", file.display()))?;
+    let bytes = std::fs::read(file)
+        .map_err(|e| format!("stg-prof: {}: cannot read the file: {e}", file.display()))?;
     format::read(&bytes).map_err(|e| format!("stg-prof: {}: {e}", file.display()))
 }
 
