@@ -305,6 +305,25 @@ pub fn report(profile: &Profile, opts: &Options) -> String {
             thousands(profile.overhead as u128)
         );
     }
+    // Say what the options hide, so a partial tree is never mistaken for the
+    // whole one.
+    let mut hidden: Vec<String> = Vec::new();
+    if opts.min_ticks > 0 {
+        hidden.push(format!("entries with inherited ticks < {}", opts.min_ticks));
+    }
+    if opts.min_words > 0 {
+        hidden.push(format!("entries with inherited words < {}", opts.min_words));
+    }
+    if !opts.exclude.is_empty() {
+        hidden.push(format!(
+            "cost centre{} {} with subtrees",
+            if opts.exclude.len() == 1 { "" } else { "s" },
+            opts.exclude.join(", ")
+        ));
+    }
+    if !hidden.is_empty() {
+        let _ = writeln!(out, "\thidden      = {}", hidden.join("; "));
+    }
     out.push('\n');
 
     // Top cost centres: individual costs summed per cost centre.
