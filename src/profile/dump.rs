@@ -1,1 +1,96 @@
 //! `stg-prof dump`: every field of a profile file, one item per line.
+//!
+//! The format is stable (golden tests depend on it) and meant for people
+//! debugging the binary format. Names are printed as quoted Rust string
+//! literals so that spaces and odd characters are unambiguous. Entries are
+//! numbered in depth-first order from the root (0), the numbering
+//! [`FormatError`](super::format::FormatError) messages and the report's
+//! `no.` column use. Indentation is two spaces per level, capped at
+//! [`MAX_INDENT`] levels; every entry line also states its depth.
+//!
+//! ```text
+//! magic "prof"
+//! version 2
+//! modules 2
+//! cost-centres 3
+//! frequency 0
+//! overhead 0
+//! module 1 "MAIN"
+//! cost-centre 1 "MAIN" module 1 "MAIN"
+//! entry 0 depth 0 cc 1 "MAIN" ticks 0 words 0 tail-calls 0 strict-calls 0 lazy-calls 0 curried-calls 0 children 1
+//!   entry 1 depth 1 ...
+//! ```
+
+use std::fmt::Write;
+
+use super::Profile;
+use super::format::{MAGIC, VERSION};
+use super::tree::Tree;
+
+/// Indentation stops growing at this depth (the depth is still printed).
+pub const MAX_INDENT: usize = 40;
+
+/// Every field of `profile`, one item per line.
+pub fn dump(profile: &Profile) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "magic {:?}", String::from_utf8_lossy(&MAGIC));
+    let _ = writeln!(s, "version {VERSION}");
+    let _ = writeln!(s, "modules {}", profile.modules.len());
+    let _ = writeln!(s, "cost-centres {}", profile.cost_centres.len());
+    let _ = writeln!(s, "frequency {}", profile.frequency);
+    let _ = writeln!(s, "overhead {}", profile.overhead);
+    for (i, m) in profile.modules.iter().enumerate() {
+        let _ = writeln!(s, "module {} {:?}", i + 1, m);
+    }
+    let module_name = |id: u32| -> String {
+        match profile.modules.get((id as usize).wrapping_sub(1)) {
+            Some(m) => format!("{m:?}"),
+            None => "<out of range>".to_string(),
+        }
+    };
+    for (i, cc) in profile.cost_centres.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "cost-centre {} {:?} module {} {}",
+            i + 1,
+            cc.name,
+            cc.module,
+            module_name(cc.module)
+        );
+    }
+    let tree = Tree::new(profile);
+    for &i in &tree.order {
+        let e = &profile.entries[i];
+        let depth = tree.depth[i];
+        let cc_name = match profile
+            .cost_centres
+            .get((e.cost_centre as usize).wrapping_sub(1))
+        {
+            Some(cc) => format!("{:?}", cc.name),
+            None => "<out of range>".to_string(),
+        };
+        let c = &e.counters;
+        let _ = writeln!(
+            s,
+            "{:indent$}entry {} depth {} cc {} {} ticks {} words {} tail-calls {} strict-calls {} lazy-calls {} curried-calls {} children {}",
+            "",
+            tree.number[i],
+            depth,
+            e.cost_centre,
+            cc_name,
+            c.ticks,
+            c.words,
+            c.tail_calls,
+            c.strict_calls,
+            c.lazy_calls,
+            c.curried_calls,
+            e.children.len(),
+            indent = 2 * depth.min(MAX_INDENT)
+        );
+    }
+    let unreached = profile.entries.len() - tree.order.len();
+    if unreached > 0 {
+        let _ = writeln!(s, "unreachable-entries {unreached}");
+    }
+    s
+}

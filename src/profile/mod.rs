@@ -66,3 +66,4 @@ pub struct Profile {
 pub mod dump;
 pub mod format;
 pub mod report;
+mod tree;

@@ -1,1 +1,478 @@
 //! `stg-prof report`: a text report laid out like GHC's `.prof`.
+//!
+//! Three parts, as GHC's: a header (program, total time, total allocation),
+//! the costliest cost centres (each cost centre's individual costs summed over
+//! every entry of it in the call graph), and the call tree.
+//!
+//! Choices, where GHC or Clean leave room:
+//! - `entries` is the strict-call count alone (`scc` entries: the paper's
+//!   instances, GHC's entries). Thunk entries are *not* added, so a cost
+//!   centre that is only ever re-entered through thunks (a `CAF`) shows 0
+//!   entries, as in GHC. Thunk entries are the optional `thunks` column.
+//! - `no.` is the entry's number in the file's depth-first order (root = 0),
+//!   the numbering of `stg-prof dump` and of format error messages.
+//! - Siblings are ordered like GHC's report (since GHC 7.4): by inherited
+//!   ticks, descending, ties by inherited allocation, then file order.
+//!   `--sort alloc` swaps the two keys; `--sort entries` orders by entries,
+//!   then inherited ticks. The top table uses the same key on individual
+//!   (aggregated) costs. (The examples in GHC's guide predate the sorting.)
+//! - Percentages are always of the whole run, whatever is hidden.
+//! - `min_ticks` / `min_words` hide every entry whose *inherited* ticks /
+//!   words are below the threshold (and so its subtree), like Clean's
+//!   `convertprofile --min-ticks/--min-words`; each threshold prunes on its
+//!   own. The root is always shown.
+//! - `exclude` hides every entry of a cost centre with that name, with its
+//!   whole subtree, like `convertprofile --exclude`, and its row in the top
+//!   table. Nothing is re-attributed: a parent's inherited figures still
+//!   include the hidden subtree.
+//! - Indentation (one space per level, as GHC) stops at `max_indent`; deeper
+//!   entries are prefixed with their depth in brackets, e.g. `[1234] fib`.
+//!
+//! Everything is iterative and counts are summed in `u128`, so neither deep
+//! trees nor counters near `u64::MAX` can overflow anything.
+
+use std::fmt::Write;
+
+use super::Profile;
+use super::tree::Tree;
+
+/// Bytes per heap word.
+pub const WORD_BYTES: u128 = 8;
+
+/// Order of siblings in the tree and of rows in the top table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SortBy {
+    /// Ticks, then allocation (GHC's order).
+    #[default]
+    Time,
+    /// Allocation, then ticks.
+    Alloc,
+    /// Entries (strict calls), then ticks.
+    Entries,
+}
+
+/// What the report shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Program name for the header.
+    pub program: String,
+    pub sort: SortBy,
+    /// Hide entries whose inherited ticks are below this.
+    pub min_ticks: u64,
+    /// Hide entries whose inherited words are below this.
+    pub min_words: u64,
+    /// Hide entries of cost centres with these names, and their subtrees.
+    pub exclude: Vec<String>,
+    /// Add raw `ticks` and `bytes` columns (individual), like GHC's `-P`.
+    pub raw: bool,
+    /// Add a `thunks` column: lazy calls (thunk entries).
+    pub thunks: bool,
+    /// Add a `calls` column: tail calls and returns.
+    pub calls: bool,
+    /// Add a `paps` column: curried calls (partial applications built).
+    pub paps: bool,
+    /// Rows in the top table; 0 = every cost centre with any time or
+    /// allocation.
+    pub top: usize,
+    /// Indentation stops growing at this depth.
+    pub max_indent: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            program: String::new(),
+            sort: SortBy::Time,
+            min_ticks: 0,
+            min_words: 0,
+            exclude: Vec::new(),
+            raw: false,
+            thunks: false,
+            calls: false,
+            paps: false,
+            top: 0,
+            max_indent: 50,
+        }
+    }
+}
+
+/// Counters summed without overflow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Sums {
+    ticks: u128,
+    words: u128,
+    tail: u128,
+    strict: u128,
+    lazy: u128,
+    curried: u128,
+}
+
+impl Sums {
+    fn of(c: &super::Counters) -> Sums {
+        Sums {
+            ticks: c.ticks as u128,
+            words: c.words as u128,
+            tail: c.tail_calls as u128,
+            strict: c.strict_calls as u128,
+            lazy: c.lazy_calls as u128,
+            curried: c.curried_calls as u128,
+        }
+    }
+    fn add(&mut self, o: &Sums) {
+        self.ticks += o.ticks;
+        self.words += o.words;
+        self.tail += o.tail;
+        self.strict += o.strict;
+        self.lazy += o.lazy;
+        self.curried += o.curried;
+    }
+}
+
+fn pct(part: u128, total: u128) -> String {
+    if total == 0 {
+        return "0.0".to_string();
+    }
+    format!("{:.1}", part as f64 * 100.0 / total as f64)
+}
+
+/// `1234567` → `1,234,567`.
+fn thousands(n: u128) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// Sort key: larger first.
+fn key(sort: SortBy, s: &Sums) -> (u128, u128) {
+    match sort {
+        SortBy::Time => (s.ticks, s.words),
+        SortBy::Alloc => (s.words, s.ticks),
+        SortBy::Entries => (s.strict, s.ticks),
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Align {
+    Left,
+    Right,
+}
+
+/// Lays out rows in columns separated by two spaces (one after a
+/// left-aligned column is not enough to read names apart, GHC uses at least
+/// one; we use two everywhere for simplicity).
+fn table(
+    out: &mut String,
+    head: &[String],
+    rows: &[Vec<String>],
+    align: &[Align],
+    over: &[(usize, &str)],
+) {
+    let n = head.len();
+    let mut width: Vec<usize> = head.iter().map(|h| h.chars().count()).collect();
+    for r in rows {
+        for (w, cell) in width.iter_mut().zip(r) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let render = |cells: &[String]| -> String {
+        let mut line = String::new();
+        for i in 0..n {
+            let cell = cells.get(i).map(String::as_str).unwrap_or("");
+            let pad = width[i].saturating_sub(cell.chars().count());
+            if i > 0 {
+                line.push_str("  ");
+            }
+            match align[i] {
+                Align::Left => {
+                    line.push_str(cell);
+                    line.extend(std::iter::repeat_n(' ', pad));
+                }
+                Align::Right => {
+                    line.extend(std::iter::repeat_n(' ', pad));
+                    line.push_str(cell);
+                }
+            }
+        }
+        line.truncate(line.trim_end().len());
+        line
+    };
+    // Labels over groups of columns: each label ends where the last column of
+    // its group ends.
+    if !over.is_empty() {
+        let mut line = String::new();
+        for &(last_col, label) in over {
+            let end: usize = width[..=last_col].iter().sum::<usize>() + 2 * last_col;
+            let start = end.saturating_sub(label.chars().count());
+            let len = line.chars().count();
+            let gap = if start > len {
+                start - len
+            } else if len > 0 {
+                1
+            } else {
+                0
+            };
+            line.extend(std::iter::repeat_n(' ', gap));
+            line.push_str(label);
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out.push_str(&render(head));
+    out.push('\n');
+    for r in rows {
+        out.push_str(&render(r));
+        out.push('\n');
+    }
+}
+
+/// The report for `profile`.
+pub fn report(profile: &Profile, opts: &Options) -> String {
+    let tree = Tree::new(profile);
+    let n = profile.entries.len();
+
+    // Individual and inherited sums, children before parents.
+    let indiv: Vec<Sums> = profile
+        .entries
+        .iter()
+        .map(|e| Sums::of(&e.counters))
+        .collect();
+    let mut inh = indiv.clone();
+    for &i in tree.order.iter().rev() {
+        for &c in &tree.kids[i] {
+            let child = inh[c];
+            inh[i].add(&child);
+        }
+    }
+    let total = if n > 0 { inh[0] } else { Sums::default() };
+
+    let cc_name = |id: u32| -> &str {
+        profile
+            .cost_centres
+            .get((id as usize).wrapping_sub(1))
+            .map(|c| c.name.as_str())
+            .unwrap_or("?")
+    };
+    let cc_module = |id: u32| -> &str {
+        profile
+            .cost_centres
+            .get((id as usize).wrapping_sub(1))
+            .and_then(|c| profile.modules.get((c.module as usize).wrapping_sub(1)))
+            .map(String::as_str)
+            .unwrap_or("?")
+    };
+    let excluded = |id: u32| opts.exclude.iter().any(|x| x == cc_name(id));
+
+    let mut out = String::new();
+
+    // Header.
+    let program = if opts.program.is_empty() {
+        "<program>"
+    } else {
+        &opts.program
+    };
+    let _ = writeln!(out, "\t{program} Time and Allocation Profiling Report\n");
+    if profile.frequency > 0 {
+        let secs = total.ticks as f64 / profile.frequency as f64;
+        let _ = writeln!(
+            out,
+            "\ttotal time  = {secs:>12.2} secs   ({} ticks @ {} ticks/sec)",
+            thousands(total.ticks),
+            thousands(profile.frequency as u128)
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "\ttotal ticks = {:>12}        (clock frequency not recorded)",
+            thousands(total.ticks)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\ttotal alloc = {:>12} bytes  ({} words)",
+        thousands(total.words * WORD_BYTES),
+        thousands(total.words)
+    );
+    if profile.overhead > 0 {
+        let _ = writeln!(
+            out,
+            "\toverhead    = {:>12} ticks per 1000 profiling events (estimated)",
+            thousands(profile.overhead as u128)
+        );
+    }
+    // Say what the options hide, so a partial tree is never mistaken for the
+    // whole one.
+    let mut hidden: Vec<String> = Vec::new();
+    if opts.min_ticks > 0 {
+        hidden.push(format!("entries with inherited ticks < {}", opts.min_ticks));
+    }
+    if opts.min_words > 0 {
+        hidden.push(format!("entries with inherited words < {}", opts.min_words));
+    }
+    if !opts.exclude.is_empty() {
+        hidden.push(format!(
+            "cost centre{} {} with subtrees",
+            if opts.exclude.len() == 1 { "" } else { "s" },
+            opts.exclude.join(", ")
+        ));
+    }
+    if !hidden.is_empty() {
+        let _ = writeln!(out, "\thidden      = {}", hidden.join("; "));
+    }
+    out.push('\n');
+
+    // Top cost centres: individual costs summed per cost centre.
+    let mut per_cc: Vec<Sums> = vec![Sums::default(); profile.cost_centres.len()];
+    for &i in &tree.order {
+        if let Some(s) = per_cc.get_mut((profile.entries[i].cost_centre as usize).wrapping_sub(1)) {
+            s.add(&indiv[i]);
+        }
+    }
+    let mut top: Vec<usize> = (0..per_cc.len())
+        .filter(|&c| {
+            let s = &per_cc[c];
+            (s.ticks > 0 || s.words > 0 || (opts.sort == SortBy::Entries && s.strict > 0))
+                && !excluded(c as u32 + 1)
+        })
+        .collect();
+    top.sort_by(|&a, &b| key(opts.sort, &per_cc[b]).cmp(&key(opts.sort, &per_cc[a])));
+    if opts.top > 0 {
+        top.truncate(opts.top);
+    }
+    {
+        let mut head: Vec<String> = ["COST CENTRE", "MODULE"].map(String::from).to_vec();
+        let mut align = vec![Align::Left, Align::Left];
+        if opts.sort == SortBy::Entries {
+            head.push("entries".into());
+            align.push(Align::Right);
+        }
+        head.extend(["%time", "%alloc"].map(String::from));
+        align.extend([Align::Right, Align::Right]);
+        if opts.raw {
+            head.extend(["ticks", "bytes"].map(String::from));
+            align.extend([Align::Right, Align::Right]);
+        }
+        let rows: Vec<Vec<String>> = top
+            .iter()
+            .map(|&c| {
+                let s = &per_cc[c];
+                let id = c as u32 + 1;
+                let mut r = vec![cc_name(id).to_string(), cc_module(id).to_string()];
+                if opts.sort == SortBy::Entries {
+                    r.push(s.strict.to_string());
+                }
+                r.push(pct(s.ticks, total.ticks));
+                r.push(pct(s.words, total.words));
+                if opts.raw {
+                    r.push(s.ticks.to_string());
+                    r.push((s.words * WORD_BYTES).to_string());
+                }
+                r
+            })
+            .collect();
+        table(&mut out, &head, &rows, &align, &[]);
+    }
+    out.push('\n');
+
+    // The tree.
+    let shown = |i: usize| -> bool {
+        if excluded(profile.entries[i].cost_centre) {
+            return false;
+        }
+        i == 0 || (inh[i].ticks >= opts.min_ticks as u128 && inh[i].words >= opts.min_words as u128)
+    };
+    let mut head: Vec<String> = ["COST CENTRE", "MODULE", "no.", "entries"]
+        .map(String::from)
+        .to_vec();
+    let mut align = vec![Align::Left, Align::Left, Align::Right, Align::Right];
+    if opts.thunks {
+        head.push("thunks".into());
+        align.push(Align::Right);
+    }
+    if opts.calls {
+        head.push("calls".into());
+        align.push(Align::Right);
+    }
+    if opts.paps {
+        head.push("paps".into());
+        align.push(Align::Right);
+    }
+    let indiv_col = head.len() + 1;
+    head.extend(["%time", "%alloc", "%time", "%alloc"].map(String::from));
+    align.extend([Align::Right; 4]);
+    let mut over = vec![(indiv_col, "individual"), (indiv_col + 2, "inherited")];
+    if opts.raw {
+        head.extend(["ticks", "bytes"].map(String::from));
+        align.extend([Align::Right, Align::Right]);
+        over.push((indiv_col + 4, "raw"));
+    }
+
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    let mut stack: Vec<usize> = Vec::new();
+    if n > 0 && shown(0) {
+        stack.push(0);
+    }
+    while let Some(i) = stack.pop() {
+        let e = &profile.entries[i];
+        let depth = tree.depth[i];
+        let name = cc_name(e.cost_centre);
+        let mut label = " ".repeat(depth.min(opts.max_indent));
+        if depth > opts.max_indent {
+            let _ = write!(label, "[{depth}] ");
+        }
+        label.push_str(name);
+        let s = &indiv[i];
+        let mut r = vec![
+            label,
+            cc_module(e.cost_centre).to_string(),
+            tree.number[i].to_string(),
+            s.strict.to_string(),
+        ];
+        if opts.thunks {
+            r.push(s.lazy.to_string());
+        }
+        if opts.calls {
+            r.push(s.tail.to_string());
+        }
+        if opts.paps {
+            r.push(s.curried.to_string());
+        }
+        r.push(pct(s.ticks, total.ticks));
+        r.push(pct(s.words, total.words));
+        r.push(pct(inh[i].ticks, total.ticks));
+        r.push(pct(inh[i].words, total.words));
+        if opts.raw {
+            r.push(s.ticks.to_string());
+            r.push((s.words * WORD_BYTES).to_string());
+        }
+        rows.push(r);
+
+        let mut kids: Vec<usize> = tree.kids[i].iter().copied().filter(|&c| shown(c)).collect();
+        // Stable sort keeps file order among equals.
+        kids.sort_by(|&a, &b| {
+            let ka = if opts.sort == SortBy::Entries {
+                (indiv[a].strict, inh[a].ticks)
+            } else {
+                key(opts.sort, &inh[a])
+            };
+            let kb = if opts.sort == SortBy::Entries {
+                (indiv[b].strict, inh[b].ticks)
+            } else {
+                key(opts.sort, &inh[b])
+            };
+            kb.cmp(&ka)
+        });
+        stack.extend(kids.iter().rev());
+    }
+    if rows.is_empty() {
+        out.push_str("(every entry of the call graph is hidden by the options)\n");
+    } else {
+        table(&mut out, &head, &rows, &align, &over);
+    }
+    out
+}

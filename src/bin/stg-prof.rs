@@ -1,0 +1,152 @@
+//! `stg-prof`: read a `.pgcl` call-graph profile written by `stg-run --profile`
+//! (or by Clean) and print a GHC-style report or a field-by-field dump.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use stg_run::profile::{dump, format, report};
+
+#[derive(Parser)]
+#[command(
+    name = "stg-prof",
+    version,
+    about = "Read a .pgcl call-graph profile and print a report or a dump",
+    long_about = "Read a .pgcl call-graph profile (Clean's format, version 2, as written by \
+                  `stg-run --profile`) and print a report laid out like GHC's .prof file, \
+                  or every field of the file."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print a time and allocation report laid out like GHC's .prof:
+    /// header, costliest cost centres, then the call tree with individual and
+    /// inherited %time and %alloc. "entries" counts strict calls (scc entries);
+    /// percentages are always of the whole run.
+    Report {
+        /// The profile file (.pgcl).
+        file: PathBuf,
+        /// Order of siblings in the tree and of the top table: by inherited
+        /// time (then allocation), by allocation (then time), or by entries
+        /// (then time). Largest first.
+        #[arg(long, value_enum, default_value_t = Sort::Time)]
+        sort: Sort,
+        /// Hide call-tree entries (with their subtrees) whose inherited ticks
+        /// are below N. The root is always shown.
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        min_ticks: u64,
+        /// Hide call-tree entries (with their subtrees) whose inherited
+        /// allocation is below N words. The root is always shown.
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        min_words: u64,
+        /// Hide every entry of the cost centre named NAME, with its subtree,
+        /// and its row in the top table (repeatable). Costs are not
+        /// re-attributed: parents' inherited figures still include them.
+        #[arg(long, value_name = "NAME")]
+        exclude: Vec<String>,
+        /// Add raw columns: individual ticks and bytes allocated (like GHC's -P).
+        #[arg(long)]
+        raw: bool,
+        /// Add a "thunks" column: lazy calls (thunk entries that made the entry current).
+        #[arg(long)]
+        thunks: bool,
+        /// Add a "calls" column: tail calls and returns.
+        #[arg(long)]
+        calls: bool,
+        /// Add a "paps" column: curried calls (partial applications built).
+        #[arg(long)]
+        paps: bool,
+        /// Show every extra column (--thunks --calls --paps --raw).
+        #[arg(long)]
+        all_columns: bool,
+        /// Show at most N rows in the top cost-centre table (0: all with any
+        /// time or allocation).
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        top: usize,
+        /// Indentation of the tree stops growing at depth N; deeper entries
+        /// show their depth in brackets.
+        #[arg(long, value_name = "N", default_value_t = 50)]
+        max_indent: usize,
+    },
+    /// Print every field of the file, one item per line (header, modules,
+    /// cost centres, then the call graph depth-first), for debugging.
+    Dump {
+        /// The profile file (.pgcl).
+        file: PathBuf,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Sort {
+    Time,
+    Alloc,
+    Entries,
+}
+
+fn load(file: &PathBuf) -> Result<stg_run::profile::Profile, String> {
+    let bytes = std::fs::read(file)
+        .map_err(|e| format!("stg-prof: {}: cannot read the file: {e}", file.display()))?;
+    format::read(&bytes).map_err(|e| format!("stg-prof: {}: {e}", file.display()))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Dump { file } => load(&file).map(|p| dump::dump(&p)),
+        Command::Report {
+            file,
+            sort,
+            min_ticks,
+            min_words,
+            exclude,
+            raw,
+            thunks,
+            calls,
+            paps,
+            all_columns,
+            top,
+            max_indent,
+        } => load(&file).map(|p| {
+            let program = file
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let opts = report::Options {
+                program,
+                sort: match sort {
+                    Sort::Time => report::SortBy::Time,
+                    Sort::Alloc => report::SortBy::Alloc,
+                    Sort::Entries => report::SortBy::Entries,
+                },
+                min_ticks,
+                min_words,
+                exclude,
+                raw: raw || all_columns,
+                thunks: thunks || all_columns,
+                calls: calls || all_columns,
+                paps: paps || all_columns,
+                top,
+                max_indent,
+            };
+            report::report(&p, &opts)
+        }),
+    };
+    match result {
+        Ok(text) => {
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            // A closed pipe (e.g. `| head`) is not an error worth a panic.
+            let _ = out.write_all(text.as_bytes());
+            let _ = out.flush();
+            ExitCode::SUCCESS
+        }
+        Err(msg) => {
+            eprintln!("{msg}");
+            ExitCode::FAILURE
+        }
+    }
+}

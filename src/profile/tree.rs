@@ -1,0 +1,56 @@
+//! A total, iterative depth-first view of a [`Profile`]'s call graph, shared
+//! by the dump and the report.
+//!
+//! It never recurses and never panics: child indices out of range, and
+//! entries reached a second time (shared children or cycles, which no file can
+//! express but a hand-built `Profile` could), are skipped.
+
+use super::Profile;
+
+pub(crate) struct Tree {
+    /// Entry indices in depth-first order from the root (children in the
+    /// order they are listed). For a profile returned by `format::read` this
+    /// is `0..entries.len()`.
+    pub order: Vec<usize>,
+    /// Depth of each entry (root = 0), by entry index; unreached entries 0.
+    pub depth: Vec<usize>,
+    /// Position of each entry in `order` (its number in the file), by entry
+    /// index; `usize::MAX` for entries not reached from the root.
+    pub number: Vec<usize>,
+    /// The valid children of each entry, by entry index, in listed order.
+    pub kids: Vec<Vec<usize>>,
+}
+
+impl Tree {
+    pub fn new(p: &Profile) -> Tree {
+        let n = p.entries.len();
+        let mut t = Tree {
+            order: Vec::with_capacity(n),
+            depth: vec![0; n],
+            number: vec![usize::MAX; n],
+            kids: vec![Vec::new(); n],
+        };
+        if n == 0 {
+            return t;
+        }
+        let mut seen = vec![false; n];
+        seen[0] = true;
+        let mut stack = vec![0usize];
+        while let Some(i) = stack.pop() {
+            t.number[i] = t.order.len();
+            t.order.push(i);
+            let mut kids = Vec::new();
+            for &c in &p.entries[i].children {
+                let c = c as usize;
+                if c < n && !seen[c] {
+                    seen[c] = true;
+                    t.depth[c] = t.depth[i] + 1;
+                    kids.push(c);
+                }
+            }
+            stack.extend(kids.iter().rev());
+            t.kids[i] = kids;
+        }
+        t
+    }
+}

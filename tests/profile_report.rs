@@ -1,0 +1,125 @@
+//! Golden tests of `dump` and `report` on a small hand-built profile.
+
+mod profile_fixture;
+
+use stg_run::profile::report::{Options, SortBy, report};
+use stg_run::profile::{dump::dump, format};
+
+fn opts() -> Options {
+    Options {
+        program: "fib".into(),
+        ..Options::default()
+    }
+}
+
+#[test]
+fn dump_fib() {
+    insta::assert_snapshot!(dump(&profile_fixture::fib()));
+}
+
+#[test]
+fn dump_is_the_same_after_a_round_trip() {
+    let p = profile_fixture::fib();
+    let q = format::read(&format::write(&p)).unwrap();
+    assert_eq!(dump(&p), dump(&q));
+}
+
+#[test]
+fn report_fib_default() {
+    insta::assert_snapshot!(report(&profile_fixture::fib(), &opts()));
+}
+
+#[test]
+fn report_fib_raw() {
+    let o = Options {
+        raw: true,
+        ..opts()
+    };
+    insta::assert_snapshot!(report(&profile_fixture::fib(), &o));
+}
+
+#[test]
+fn report_fib_min_ticks() {
+    // main.g's subtree has 42 inherited ticks: hidden at 100, main.f's kept.
+    let o = Options {
+        min_ticks: 100,
+        ..opts()
+    };
+    insta::assert_snapshot!(report(&profile_fixture::fib(), &o));
+}
+
+#[test]
+fn report_fib_exclude() {
+    let o = Options {
+        exclude: vec!["main.f".into()],
+        ..opts()
+    };
+    insta::assert_snapshot!(report(&profile_fixture::fib(), &o));
+}
+
+#[test]
+fn report_fib_extra_columns_sorted_by_entries() {
+    let o = Options {
+        sort: SortBy::Entries,
+        thunks: true,
+        calls: true,
+        paps: true,
+        ..opts()
+    };
+    insta::assert_snapshot!(report(&profile_fixture::fib(), &o));
+}
+
+#[test]
+fn report_without_frequency_and_with_overhead() {
+    let mut p = profile_fixture::fib();
+    p.frequency = 0;
+    p.overhead = 17;
+    let o = Options {
+        sort: SortBy::Alloc,
+        top: 2,
+        ..opts()
+    };
+    insta::assert_snapshot!(report(&p, &o));
+}
+
+#[test]
+fn report_of_a_deep_chain_caps_indentation() {
+    let p = profile_fixture::chain(8);
+    let o = Options {
+        max_indent: 3,
+        ..opts()
+    };
+    insta::assert_snapshot!(report(&p, &o));
+}
+
+#[test]
+fn report_and_dump_of_a_million_deep_chain_do_not_overflow() {
+    let p = profile_fixture::chain(1_000_000);
+    let r = report(&p, &opts());
+    assert_eq!(
+        r.lines()
+            .filter(|l| l.contains("loop") && l.contains("Main"))
+            .count(),
+        500_000 + 1
+    );
+    let d = dump(&p);
+    assert!(d.contains("entry 999999 depth 999999 cc 2 \"loop\""));
+}
+
+#[test]
+fn report_with_counters_at_u64_max_does_not_overflow() {
+    let mut p = profile_fixture::fib();
+    for e in &mut p.entries {
+        e.counters =
+            profile_fixture::counters(u64::MAX, u64::MAX, u64::MAX, u64::MAX, u64::MAX, u64::MAX);
+    }
+    let o = Options {
+        raw: true,
+        thunks: true,
+        calls: true,
+        paps: true,
+        ..opts()
+    };
+    let r = report(&p, &o);
+    assert!(r.contains("100.0"), "{r}");
+}
