@@ -48,6 +48,7 @@ fn main() {
             m.bindings.len()
         );
     }
+    phases(&src);
     // Deep nesting: an error, not a crash, and fast.
     let depth = 100_000;
     let deep = format!(
@@ -73,5 +74,20 @@ fn main() {
         "{depth} nested lets: {:?} ({:.2?})",
         d.first().map(|d| &d.message),
         t.elapsed()
+    );
+}
+
+#[allow(dead_code)]
+fn phases(src: &str) {
+    use stg_run::stg::{layout, lexer};
+    let t = Instant::now();
+    let (toks, _) = lexer::lex(0, src);
+    let n = toks.len();
+    let t1 = t.elapsed();
+    let (laid, _) = layout::layout(0, toks, src.len());
+    let t2 = t.elapsed();
+    println!(
+        "{n} tokens: lex {t1:.2?}, lex+layout {t2:.2?} ({} laid-out tokens)",
+        laid.tokens.len()
     );
 }

@@ -21,7 +21,6 @@ use chumsky::input::{Input as _, MappedInput};
 use chumsky::prelude::*;
 
 type In<'t> = MappedInput<'t, Tok<'t>, SimpleSpan, &'t [(Tok<'t>, SimpleSpan)]>;
-type Extra<'t> = extra::Err<Rich<'t, Tok<'t>, SimpleSpan>>;
 
 /// Parses one module: every syntax error found, and the module if there were none.
 ///
@@ -43,7 +42,10 @@ pub fn parse_module(
         .into_iter()
         .map(|t| (t.tok, SimpleSpan::from(t.start as usize..t.end as usize)))
         .collect();
-    let parser = binding_parser(file);
+    // Two parsers: a fast one without error details for the (usual) bindings
+    // that parse, and one with rich errors, run only on a binding that failed.
+    let fast = binding_parser::<EmptyErr>(file);
+    let parser = binding_parser::<Rich<Tok, SimpleSpan>>(file);
     let mut bindings = Vec::with_capacity(laid.items.len());
     for item in &laid.items {
         if item.poisoned {
@@ -61,8 +63,16 @@ pub fn parse_module(
             .iter()
             .copied()
             .find(|&p| (start as u32..=end as u32).contains(&p));
-        let input = slice.split_token_span(SimpleSpan::from(end..end));
-        let (out, errs) = parser.parse(input).into_output_errors();
+        let eoi = SimpleSpan::from(end..end);
+        if !had_empty_block && first_lex_error.is_none() {
+            if let Ok(b) = fast.parse(slice.split_token_span(eoi)).into_result() {
+                bindings.push(b);
+                continue;
+            }
+        }
+        let (out, errs) = parser
+            .parse(slice.split_token_span(eoi))
+            .into_output_errors();
         let ok = errs.is_empty() && !had_empty_block && first_lex_error.is_none();
         if !had_empty_block {
             for e in errs {
@@ -133,7 +143,13 @@ fn empty_block_errors(file: FileId, slice: &[(Tok, SimpleSpan)]) -> Vec<Diagnost
     out
 }
 
-fn binding_parser<'t>(file: FileId) -> impl Parser<'t, In<'t>, Binding, Extra<'t>> + Clone {
+fn binding_parser<'t, Er>(file: FileId) -> impl Parser<'t, In<'t>, Binding, extra::Err<Er>> + Clone
+where
+    Er: chumsky::error::Error<'t, In<'t>>
+        + chumsky::label::LabelError<'t, In<'t>, &'static str>
+        + chumsky::label::LabelError<'t, In<'t>, chumsky::DefaultExpected<'t, Tok<'t>>>
+        + 't,
+{
     let sp = move |s: SimpleSpan| Span::new(file, s.start, s.end);
 
     let var = select! { Tok::Var(v) = e => Ident::new(v, sp(e.span())) }.labelled("a variable");
@@ -156,7 +172,8 @@ fn binding_parser<'t>(file: FileId) -> impl Parser<'t, In<'t>, Binding, Extra<'t
         .repeated()
         .at_least(1);
 
-    let mut expr = Recursive::<chumsky::recursive::Indirect<In<'t>, Expr, Extra<'t>>>::declare();
+    let mut expr =
+        Recursive::<chumsky::recursive::Indirect<In<'t>, Expr, extra::Err<Er>>>::declare();
 
     let lambda = vars
         .clone()
