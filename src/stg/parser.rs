@@ -64,11 +64,12 @@ pub fn parse_module(
             .copied()
             .find(|&p| (start as u32..=end as u32).contains(&p));
         let eoi = SimpleSpan::from(end..end);
-        if !had_empty_block && first_lex_error.is_none() {
-            if let Ok(b) = fast.parse(slice.split_token_span(eoi)).into_result() {
-                bindings.push(b);
-                continue;
-            }
+        if !had_empty_block
+            && first_lex_error.is_none()
+            && let Ok(b) = fast.parse(slice.split_token_span(eoi)).into_result()
+        {
+            bindings.push(b);
+            continue;
         }
         let (out, errs) = parser
             .parse(slice.split_token_span(eoi))
