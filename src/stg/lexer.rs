@@ -80,7 +80,7 @@ impl fmt::Display for Tok<'_> {
             Tok::Semi => write!(f, "`;`"),
             Tok::VOpen => write!(f, "the start of a block"),
             Tok::VSemi => write!(f, "a new line at the block's column"),
-            Tok::VClose => write!(f, "the end of the block (a line further left)"),
+            Tok::VClose => write!(f, "the end of the block"),
             Tok::Error => write!(f, "a malformed token"),
         }
     }

@@ -195,8 +195,52 @@ where
         .then(lambda)
         .map(|(name, lambda)| Binding { name, lambda });
 
+    // Recovery inside a block: an item that fails is skipped up to the next
+    // separator of its block (respecting nested blocks and parentheses), so
+    // the other items of the block are still parsed and their errors reported.
+    let skip_item = custom(|inp| {
+        let before = inp.cursor();
+        let mut depth = 0usize;
+        loop {
+            match inp.peek() {
+                None => break,
+                Some(Tok::VOpen | Tok::LParen) => depth += 1,
+                Some(Tok::VClose | Tok::RParen) => {
+                    if depth == 0 {
+                        break;
+                    }
+                    depth -= 1;
+                }
+                Some(Tok::VSemi | Tok::Semi) if depth == 0 => break,
+                Some(_) => {}
+            }
+            inp.skip();
+        }
+        Ok(inp.span_since(&before))
+    });
+    let dummy_expr = move |span: Span| Expr {
+        kind: ExprKind::Lit(0),
+        span,
+    };
+    // An item must end at a separator or the block's end; failing that, the
+    // item fails as a whole and is recovered.
+    let item_end = choice((just(Tok::Semi), just(Tok::VSemi), just(Tok::VClose))).rewind();
     let bindings = binding
         .clone()
+        .then_ignore(item_end.clone())
+        .recover_with(via_parser(skip_item.clone().map(move |s: SimpleSpan| {
+            let span = sp(s);
+            Binding {
+                name: Ident::new("", span),
+                lambda: Lambda {
+                    free: None,
+                    flag: Flag::Updatable,
+                    args: Vec::new(),
+                    body: dummy_expr(span),
+                    span,
+                },
+            }
+        })))
         .separated_by(sep.clone())
         .allow_leading()
         .allow_trailing()
@@ -223,6 +267,15 @@ where
             span: sp(e.span()),
         });
     let alts = alt
+        .then_ignore(item_end)
+        .recover_with(via_parser(skip_item.map(move |s: SimpleSpan| {
+            let span = sp(s);
+            Alt {
+                pattern: Pattern::Default(span),
+                body: dummy_expr(span),
+                span,
+            }
+        })))
         .separated_by(sep)
         .allow_leading()
         .allow_trailing()
@@ -356,6 +409,9 @@ fn describe_found(found: Option<&Tok>) -> String {
 
 fn describe_pattern(p: &RichPattern<Tok>) -> String {
     match p {
+        RichPattern::Token(t) if matches!(**t, Tok::Semi | Tok::VSemi | Tok::VClose) => {
+            "the end of the item".to_string()
+        }
         RichPattern::Token(t) => (**t).to_string(),
         RichPattern::Label(l) => l.to_string(),
         RichPattern::Identifier(i) => format!("`{i}`"),
