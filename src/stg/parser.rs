@@ -228,7 +228,7 @@ where
     let bindings = binding
         .clone()
         .then_ignore(item_end.clone())
-        .recover_with(via_parser(skip_item.clone().map(move |s: SimpleSpan| {
+        .recover_with(via_parser(skip_item.map(move |s: SimpleSpan| {
             let span = sp(s);
             Binding {
                 name: Ident::new("", span),
