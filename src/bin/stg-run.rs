@@ -1,0 +1,302 @@
+//! `stg-run`: check, print, run and profile `.stg` programs.
+//!
+//! Exit status: 0 success; 1 the program was rejected (static errors) or a
+//! file could not be read or written; 2 a bad command line; 3 a runtime error
+//! or a limit stopped the run (the profile is still written).
+
+use clap::{Parser, ValueEnum};
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use stg_run::machine::{self, CostCentreMode, Engine, RunOptions, TraceFormat};
+use stg_run::profile::format;
+use stg_run::stg::auto_cc::{self, AutoCc};
+use stg_run::stg::diagnostic::{Diagnostic, render_all};
+use stg_run::stg::load;
+use stg_run::stg::printer;
+use stg_run::stg::source::SourceMap;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "stg-run",
+    version,
+    about = "Run STG-language programs on the STG machine, with cost-centre profiling",
+    long_about = "Run STG-language programs (the 1992 STG paper's notation plus `scc`) on the \
+                  STG machine, with cost-centre profiling built into its semantics.\n\n\
+                  Every file named is a module (named by its file stem); the bundled Prelude \
+                  is loaded first unless --no-prelude. The program runs by evaluating `main` \
+                  and printing its value completely.",
+    after_help = "Exit status: 0 success; 1 static errors or unreadable files; 2 bad command line; \
+                  3 runtime error or limit reached (the profile is still written).\n\
+                  Examples:\n  stg-run programs/nfib.stg --profile && stg-prof report nfib.pgcl\n  \
+                  stg-run programs/map_scc.stg --engine=reference --trace"
+)]
+struct Cli {
+    /// The `.stg` source files of the program (one module each).
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+
+    /// Parse and check only; print diagnostics; exit 0 if the program is valid, 1 if not.
+    #[arg(long, conflicts_with = "print")]
+    check: bool,
+
+    /// Print the checked program back, with explicit free-variable lists and normalised flags.
+    #[arg(long)]
+    print: bool,
+
+    /// Do not load the bundled Prelude.
+    #[arg(long)]
+    no_prelude: bool,
+
+    /// Which engine runs the program: the threaded `fast` one or the rule-at-a-time `reference` one.
+    #[arg(long, value_enum, default_value_t = EngineArg::Fast)]
+    engine: EngineArg,
+
+    /// Attribute costs to single cost centres (`flat`, the paper) or to cost-centre stacks (`stacks`, GHC).
+    #[arg(long, value_enum, default_value_t = CcArg::Flat)]
+    cost_centres: CcArg,
+
+    /// Add cost centres automatically: `top` wraps every top-level binding of the user's
+    /// modules, `all` also every let(rec)-bound one (named `outer.inner`), like GHC's -fprof-auto.
+    #[arg(long, value_enum, default_value_t = AutoCcArg::None)]
+    auto_cc: AutoCcArg,
+
+    /// Write the binary call-graph profile to `<stem>.pgcl` in the current directory
+    /// (stem of the last source file); read it with `stg-prof report`.
+    #[arg(long)]
+    profile: bool,
+
+    /// Write the profile to PATH instead (implies --profile).
+    #[arg(long, value_name = "PATH")]
+    profile_file: Option<PathBuf>,
+
+    /// Write 0 for every clock-dependent header field, so that runs give byte-identical profiles.
+    #[arg(long)]
+    reproducible: bool,
+
+    /// What a profile tick is: one machine step (`steps`, deterministic).
+    #[arg(long, value_enum, default_value_t = ClockArg::Steps)]
+    clock: ClockArg,
+
+    /// Stop with an error after N machine steps (default: no limit).
+    #[arg(long, value_name = "N")]
+    max_steps: Option<u64>,
+
+    /// Largest heap, in bytes with an optional K, M or G suffix, like GHC's -M (default: 80% of memory).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    max_heap: Option<u64>,
+
+    /// Largest machine stacks, in bytes with an optional K, M or G suffix, like GHC's -K (default: 80% of memory).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    max_stack: Option<u64>,
+
+    /// Collect garbage at every allocation (slow; for testing the collector).
+    #[arg(long)]
+    gc_stress: bool,
+
+    /// Print every rule the machine fires to standard error: `text` (one line per step) or
+    /// `json` (one object per step with the whole state). Implies --engine=reference.
+    #[arg(long, value_enum, num_args = 0..=1, require_equals = true, default_missing_value = "text", value_name = "FORMAT")]
+    trace: Option<TraceArg>,
+
+    /// Print allocation, collection and timing statistics to standard error, like GHC's +RTS -s.
+    #[arg(long)]
+    stats: bool,
+
+    /// Colour diagnostics: `auto` colours when standard error is a terminal.
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
+    color: ColorArg,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum EngineArg {
+    Fast,
+    Reference,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum CcArg {
+    Flat,
+    Stacks,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum AutoCcArg {
+    None,
+    Top,
+    All,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ClockArg {
+    Steps,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum TraceArg {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Parses `4096`, `512K`, `64M`, `2G` (powers of 1024, like GHC's RTS).
+fn parse_size(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let (digits, unit) = match text.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => (&text[..i], c.to_ascii_uppercase()),
+        _ => (text, 'B'),
+    };
+    let shift = match unit {
+        'B' => 0,
+        'K' => 10,
+        'M' => 20,
+        'G' => 30,
+        other => return Err(format!("unknown size suffix `{other}`: use K, M or G")),
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size: write bytes, or a number with K, M or G"))?;
+    n.checked_mul(1 << shift)
+        .ok_or_else(|| format!("`{text}` is too large"))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(&cli) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("stg-run: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run(cli: &Cli) -> Result<ExitCode, String> {
+    let color = match cli.color {
+        ColorArg::Always => true,
+        ColorArg::Never => false,
+        ColorArg::Auto => io::stderr().is_terminal(),
+    };
+
+    let mut user_files = Vec::new();
+    for path in &cli.files {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        user_files.push((path.display().to_string(), text));
+    }
+
+    let mut sources = SourceMap::new();
+    let loaded = load::load(&mut sources, &user_files, !cli.no_prelude);
+    let (mut program, warnings) = match loaded {
+        Ok(loaded) => (loaded.program, loaded.warnings),
+        Err(diagnostics) => {
+            report(&diagnostics, &sources, color);
+            let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+            eprintln!(
+                "stg-run: {errors} error{} found; the program was not run",
+                if errors == 1 { "" } else { "s" }
+            );
+            return Ok(ExitCode::from(1));
+        }
+    };
+    report(&warnings, &sources, color);
+
+    if cli.check {
+        return Ok(ExitCode::SUCCESS);
+    }
+
+    auto_cc::apply(
+        &mut program,
+        match cli.auto_cc {
+            AutoCcArg::None => AutoCc::None,
+            AutoCcArg::Top => AutoCc::Top,
+            AutoCcArg::All => AutoCc::All,
+        },
+    );
+
+    if cli.print {
+        let mut stdout = io::stdout().lock();
+        for module in program.modules.iter().filter(|m| m.name != "Prelude" || cli.no_prelude) {
+            write!(stdout, "{}", printer::print_module(module))
+                .map_err(|e| format!("cannot write to standard output: {e}"))?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+
+    let options = RunOptions {
+        engine: match (cli.engine, cli.trace) {
+            (_, Some(_)) | (EngineArg::Reference, _) => Engine::Reference,
+            (EngineArg::Fast, None) => Engine::Fast,
+        },
+        cost_centres: match cli.cost_centres {
+            CcArg::Flat => CostCentreMode::Flat,
+            CcArg::Stacks => CostCentreMode::Stacks,
+        },
+        max_steps: cli.max_steps,
+        max_heap: cli.max_heap,
+        max_stack: cli.max_stack,
+        gc_stress: cli.gc_stress,
+        trace: cli.trace.map(|t| match t {
+            TraceArg::Text => TraceFormat::Text,
+            TraceArg::Json => TraceFormat::Json,
+        }),
+        reproducible: cli.reproducible,
+    };
+
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let stderr = io::stderr();
+    let mut trace = io::BufWriter::new(stderr.lock());
+    let result = machine::run(&program, &sources, &options, &mut out, &mut trace);
+    let flushed = out.flush().and_then(|_| trace.flush());
+    drop(out);
+    drop(trace);
+
+    let mut status = ExitCode::SUCCESS;
+    if let Some(error) = &result.error {
+        eprintln!("stg-run: runtime error: {error}");
+        status = ExitCode::from(3);
+    }
+    if let Err(e) = flushed {
+        // A closed pipe (`stg-run prog.stg | head`) is the reader's choice, not our failure.
+        if e.kind() != io::ErrorKind::BrokenPipe {
+            eprintln!("stg-run: cannot write the output: {e}");
+            status = ExitCode::from(1);
+        }
+    }
+    if cli.stats {
+        eprint!("{}", result.stats);
+    }
+    if cli.profile || cli.profile_file.is_some() {
+        let path = match &cli.profile_file {
+            Some(path) => path.clone(),
+            None => default_profile_path(cli.files.last().expect("clap requires a file")),
+        };
+        if let Err(e) = format::write_file_atomic(&path, &result.profile) {
+            eprintln!("stg-run: cannot write the profile to {}: {e}", path.display());
+            return Ok(ExitCode::from(1));
+        }
+    }
+    Ok(status)
+}
+
+/// `<stem>.pgcl` in the current directory.
+fn default_profile_path(last_source: &Path) -> PathBuf {
+    let stem = last_source
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "stg".to_string());
+    PathBuf::from(format!("{stem}.pgcl"))
+}
+
+fn report(diagnostics: &[Diagnostic], sources: &SourceMap, color: bool) {
+    if !diagnostics.is_empty() {
+        eprint!("{}", render_all(diagnostics, sources, color));
+    }
+}
