@@ -1,1 +1,989 @@
-//! Static checks of LANGUAGE.md "Static errors", free-variable inference and `\n` normalisation.
+//! Static checks (LANGUAGE.md, "Static errors") and the two rewrites the
+//! rest of the pipeline relies on: inferred free-variable lists and `\n`
+//! normalised to `\r`/`\s`.
+//!
+//! [`check_program`] walks every module once, left to right, with a scoped
+//! environment (a hash map from name to a stack of binders plus an undo log),
+//! so it runs in time linear in the size of the program. It never stops at
+//! the first problem: every error and warning of the run is returned.
+//!
+//! # Scoping and globals
+//!
+//! * A lambda form sees its free variables, its arguments and the globals.
+//!   Inner binders (arguments, `let`/`letrec` bindings, case pattern
+//!   variables) shadow outer locals and globals.
+//! * The module named [`PRELUDE_MODULE`] is the Prelude; every other module is
+//!   a user module. User code sees the top-level bindings of every user
+//!   module, then the Prelude's (a user binding hides a Prelude binding of the
+//!   same name; that is not a duplicate). Prelude code sees only the Prelude's
+//!   own bindings. [`Globals::resolve`] implements exactly this rule for the
+//!   later stages.
+//!
+//! # Free-variable lists
+//!
+//! * A variable of the body that resolves to a local of an enclosing scope is
+//!   a free variable of the lambda. When the `{…}` list is omitted it is
+//!   inferred; when given, a missing local is an error (pointing at the use
+//!   and at the list) and a listed local the body does not use is a warning.
+//! * A name in the list that is not a local but a global is a **warning**
+//!   ("globals are never listed"): it is harmless, since the lambda sees the
+//!   globals anyway, and it is dropped from the list. A name in the list that
+//!   is neither a local nor a global is an **error** (the lambda would capture
+//!   nothing). A name listed twice is a warning.
+//! * After checking, every lambda's `free` is `Some(list)` holding exactly the
+//!   locals its body uses, in order of first use (a left-to-right walk of the
+//!   body in which a nested lambda "uses" its own free variables at the place
+//!   it is written). A given list is replaced by this list.
+//!
+//! # Flags
+//!
+//! `\u`/`\s` with arguments and `\r` without arguments whose body is not a
+//! constructor application are errors; `\n` becomes `\r` when it has
+//! arguments or its body is a constructor application, `\s` otherwise. After
+//! a successful check no [`Flag::NonUpdatable`] remains.
+//!
+//! # Non-recursive `let`
+//!
+//! A `let` binding's lambda does not see the names of its own group. A name
+//! that would be unbound but is defined by an enclosing non-recursive group
+//! is reported as "use `letrec`". When such a name also has an outer
+//! binding (a local or a global), it refers to that binding: that is ordinary
+//! shadowing, as in ML's `let`, and is not reported.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::stg::diagnostic::Diagnostic;
+use crate::stg::syntax::{
+    Alt, Atom, Binding, Expr, ExprKind, Flag, Ident, Lambda, Module, Pattern, Program, Span,
+};
+
+/// The name of the bundled Prelude module.
+pub const PRELUDE_MODULE: &str = "Prelude";
+
+/// How many unbound-variable errors get a "did you mean" suggestion (each
+/// suggestion scans every name in scope, so it is capped to keep a program
+/// with thousands of errors linear).
+const MAX_SUGGESTIONS: usize = 200;
+
+/// Runs every static check over the whole program, rewriting free-variable
+/// lists and `\n` flags as described in the module documentation. Returns
+/// every error and warning; the program is runnable only when none of them is
+/// an error.
+pub fn check_program(program: &mut Program) -> Vec<Diagnostic> {
+    let mut checker = Checker::default();
+    checker.collect_globals(program);
+    checker.check_main(program);
+    for module in &mut program.modules {
+        checker.check_module(module);
+    }
+    checker.diags
+}
+
+/// Where a global name resolves, following the rule in the module docs.
+pub struct Globals {
+    user: HashMap<String, (usize, usize)>,
+    prelude: HashMap<String, (usize, usize)>,
+}
+
+impl Globals {
+    /// Indexes the top-level bindings of a (checked) program. When a name is
+    /// defined twice (which the checker reports), the first definition wins.
+    pub fn new(program: &Program) -> Globals {
+        let mut user = HashMap::new();
+        let mut prelude = HashMap::new();
+        for (m, module) in program.modules.iter().enumerate() {
+            let table = if is_prelude(module) {
+                &mut prelude
+            } else {
+                &mut user
+            };
+            for (b, binding) in module.bindings.iter().enumerate() {
+                table.entry(binding.name.name.clone()).or_insert((m, b));
+            }
+        }
+        Globals { user, prelude }
+    }
+
+    /// The `(module index, binding index)` that `name` denotes in code of the
+    /// module `from` (an index into `program.modules`, or any module for
+    /// which `from_prelude` says whether it is the Prelude).
+    pub fn resolve(&self, from_prelude: bool, name: &str) -> Option<(usize, usize)> {
+        if from_prelude {
+            self.prelude.get(name).copied()
+        } else {
+            self.user
+                .get(name)
+                .or_else(|| self.prelude.get(name))
+                .copied()
+        }
+    }
+}
+
+/// Whether a module is the bundled Prelude (by name).
+pub fn is_prelude(module: &Module) -> bool {
+    module.name == PRELUDE_MODULE
+}
+
+/// A local binder: an argument, a let(rec)-bound name or a pattern variable.
+struct Binder {
+    name: String,
+    /// The lambda nesting depth it is bound at (1 = the body of a top-level
+    /// binding).
+    depth: usize,
+}
+
+/// The free variables found so far for one lambda being checked.
+#[derive(Default)]
+struct Frame {
+    /// Binder ids, in order of first use.
+    free: Vec<usize>,
+    /// The first use of each, parallel to `free`.
+    first_use: Vec<Span>,
+    /// Membership for `free` once it grows large.
+    set: Option<HashSet<usize>>,
+}
+
+impl Frame {
+    fn contains(&self, id: usize) -> bool {
+        match &self.set {
+            Some(set) => set.contains(&id),
+            None => self.free.contains(&id),
+        }
+    }
+
+    fn add(&mut self, id: usize, span: Span) {
+        if self.contains(id) {
+            return;
+        }
+        self.free.push(id);
+        self.first_use.push(span);
+        if let Some(set) = &mut self.set {
+            set.insert(id);
+        } else if self.free.len() > 16 {
+            self.set = Some(self.free.iter().copied().collect());
+        }
+    }
+}
+
+enum Resolved {
+    Local(usize),
+    Global,
+    Unbound,
+}
+
+#[derive(Default)]
+struct Checker {
+    diags: Vec<Diagnostic>,
+    /// Top-level names of the user modules: first definition and its module.
+    user_globals: HashMap<String, (Span, String)>,
+    /// Top-level names of the Prelude.
+    prelude_globals: HashMap<String, Span>,
+    /// Whether the module being checked is the Prelude.
+    in_prelude: bool,
+    /// The first use of each constructor: arity and place.
+    con_arity: HashMap<String, (usize, Span)>,
+    /// Local binders of the current top-level binding, indexed by id.
+    binders: Vec<Binder>,
+    /// Name to the stack of binder ids in scope (innermost last).
+    env: HashMap<String, Vec<usize>>,
+    /// Binder ids in the order they were brought into scope, for popping.
+    scope_log: Vec<usize>,
+    /// One frame per lambda being checked, outermost first.
+    frames: Vec<Frame>,
+    /// Names of the non-recursive `let` groups whose bindings are being
+    /// checked, each with the place it is defined (innermost last).
+    pending_let: HashMap<String, Vec<Span>>,
+    /// Groups already told to use `letrec`, by the binding's span.
+    letrec_reported: HashSet<Span>,
+    suggestions_made: usize,
+}
+
+impl Checker {
+    // ----- globals ---------------------------------------------------------
+
+    fn collect_globals(&mut self, program: &Program) {
+        for module in &program.modules {
+            // Duplicates inside one module.
+            let mut seen: HashMap<&str, Span> = HashMap::new();
+            for binding in &module.bindings {
+                let name = binding.name.name.as_str();
+                if let Some(first) = seen.get(name) {
+                    self.diags.push(
+                        Diagnostic::error(
+                            binding.name.span,
+                            format!("`{name}` is defined twice in module `{}`", module.name),
+                        )
+                        .with_label("second definition")
+                        .with_related(*first, "first definition")
+                        .with_help(format!(
+                            "rename or remove one of the two definitions of `{name}`"
+                        )),
+                    );
+                    continue;
+                }
+                seen.insert(name, binding.name.span);
+                if is_prelude(module) {
+                    self.prelude_globals
+                        .entry(name.to_string())
+                        .or_insert(binding.name.span);
+                    continue;
+                }
+                match self.user_globals.get(name) {
+                    Some((first, first_module)) => {
+                        self.diags.push(
+                            Diagnostic::error(
+                                binding.name.span,
+                                format!(
+                                    "`{name}` is defined in both module `{first_module}` and module `{}`",
+                                    module.name
+                                ),
+                            )
+                            .with_label(format!("defined again in module `{}`", module.name))
+                            .with_related(*first, format!("first defined in module `{first_module}`"))
+                            .with_help(format!(
+                                "top-level names are global across all modules: rename one of the two `{name}`s"
+                            )),
+                        );
+                    }
+                    None => {
+                        self.user_globals
+                            .insert(name.to_string(), (binding.name.span, module.name.clone()));
+                    }
+                }
+            }
+        }
+    }
+
+    fn check_main(&mut self, program: &Program) {
+        let user_modules: Vec<&Module> =
+            program.modules.iter().filter(|m| !is_prelude(m)).collect();
+        let main = user_modules
+            .iter()
+            .flat_map(|m| m.bindings.iter())
+            .find(|b| b.name.name == "main");
+        match main {
+            None => {
+                let file = user_modules
+                    .first()
+                    .copied()
+                    .or(program.modules.first())
+                    .map_or(0, |m| m.file);
+                let names: Vec<String> = user_modules
+                    .iter()
+                    .map(|m| format!("`{}`", m.name))
+                    .collect();
+                let message = if names.is_empty() {
+                    "no user module, so there is no `main` to run".to_string()
+                } else {
+                    format!("no `main` is defined in {}", names.join(", "))
+                };
+                self.diags.push(
+                    Diagnostic::error(Span::new(file, 0, 0), message)
+                        .with_label("`main` is looked for in the user's modules")
+                        .with_help(
+                            "define the program's entry point, e.g. `main = {} \\u {} -> ...`: the run evaluates `main` and prints its value",
+                        ),
+                );
+            }
+            Some(main) if !main.lambda.args.is_empty() => {
+                let args = &main.lambda.args;
+                let span = args[0].span.to(args[args.len() - 1].span);
+                self.diags.push(
+                    Diagnostic::error(span, "`main` must not take arguments")
+                        .with_label(format!("`main` takes {} argument(s) here", args.len()))
+                        .with_related(main.name.span, "`main` is defined here")
+                        .with_help(
+                            "the run evaluates `main` with no arguments: make it a thunk, e.g. `main = {} \\u {} -> ...`",
+                        ),
+                );
+            }
+            Some(_) => {}
+        }
+    }
+
+    fn is_global(&self, name: &str) -> bool {
+        self.prelude_globals.contains_key(name)
+            || (!self.in_prelude && self.user_globals.contains_key(name))
+    }
+
+    // ----- modules and bindings -------------------------------------------
+
+    fn check_module(&mut self, module: &mut Module) {
+        self.in_prelude = is_prelude(module);
+        for binding in &mut module.bindings {
+            self.binders.clear();
+            self.env.clear();
+            self.scope_log.clear();
+            self.frames.clear();
+            self.pending_let.clear();
+            self.check_lambda(&binding.name, &mut binding.lambda);
+        }
+    }
+
+    /// Brings a binder into scope at the current lambda depth.
+    fn bind(&mut self, ident: &Ident) -> usize {
+        let id = self.binders.len();
+        self.binders.push(Binder {
+            name: ident.name.clone(),
+            depth: self.frames.len(),
+        });
+        match self.env.get_mut(ident.name.as_str()) {
+            Some(stack) => stack.push(id),
+            None => {
+                self.env.insert(ident.name.clone(), vec![id]);
+            }
+        }
+        self.scope_log.push(id);
+        id
+    }
+
+    /// Pops every binder brought into scope since `mark`.
+    fn unbind_to(&mut self, mark: usize) {
+        while self.scope_log.len() > mark {
+            let id = self.scope_log.pop().unwrap_or_default();
+            if let Some(stack) = self.env.get_mut(self.binders[id].name.as_str()) {
+                stack.pop();
+            }
+        }
+    }
+
+    fn lookup_local(&self, name: &str) -> Option<usize> {
+        self.env.get(name).and_then(|s| s.last().copied())
+    }
+
+    /// Reports a group of binders that bind the same name twice.
+    fn check_distinct(&mut self, idents: &[Ident], what: &str, help: &str) {
+        if idents.len() < 2 {
+            return;
+        }
+        let mut seen: HashMap<&str, Span> = HashMap::with_capacity(idents.len());
+        for ident in idents {
+            if let Some(first) = seen.get(ident.name.as_str()) {
+                self.diags.push(
+                    Diagnostic::error(ident.span, format!("`{}` is {what} twice", ident.name))
+                        .with_label("bound again here")
+                        .with_related(*first, "first bound here")
+                        .with_help(help.replace("{name}", &ident.name)),
+                );
+            } else {
+                seen.insert(&ident.name, ident.span);
+            }
+        }
+    }
+
+    fn check_flag(&mut self, name: &Ident, lambda: &mut Lambda) {
+        let has_args = !lambda.args.is_empty();
+        let con_body = matches!(lambda.body.kind, ExprKind::Con { .. });
+        match lambda.flag {
+            Flag::Updatable | Flag::SingleEntry if has_args => {
+                let args = &lambda.args;
+                let span = args[0].span.to(args[args.len() - 1].span);
+                let (flag, what) = if lambda.flag == Flag::Updatable {
+                    ("\\u", "an updatable thunk")
+                } else {
+                    ("\\s", "a single-entry thunk")
+                };
+                self.diags.push(
+                    Diagnostic::error(
+                        span,
+                        format!(
+                            "`{}` is marked `{flag}` ({what}) but takes arguments",
+                            name.name
+                        ),
+                    )
+                    .with_label("a thunk takes no arguments")
+                    .with_related(name.span, "in this binding")
+                    .with_help("a function is re-entrant: write `\\r` instead"),
+                );
+            }
+            Flag::Reentrant if !has_args && !con_body => {
+                self.diags.push(
+                    Diagnostic::error(
+                        lambda.body.span,
+                        format!(
+                            "`{}` is marked `\\r` with no arguments, but its body is not a constructor application",
+                            name.name
+                        ),
+                    )
+                    .with_label("this needs evaluating, so the closure is a thunk")
+                    .with_related(name.span, "in this binding")
+                    .with_help(
+                        "`\\r` without arguments is only for values already in head normal form (`C {...}`): use `\\u` for a thunk that is updated, or `\\s` for one entered at most once",
+                    ),
+                );
+            }
+            Flag::NonUpdatable => {
+                lambda.flag = if has_args || con_body {
+                    Flag::Reentrant
+                } else {
+                    Flag::SingleEntry
+                };
+            }
+            _ => {}
+        }
+    }
+
+    /// Checks one lambda form bound to `name`, in the current scope (which
+    /// holds the locals of the enclosing lambdas), and fills in its free list.
+    fn check_lambda(&mut self, name: &Ident, lambda: &mut Lambda) {
+        self.check_flag(name, lambda);
+
+        // Resolve the given free list in the enclosing scope.
+        let mut declared: Vec<(usize, Span)> = Vec::new();
+        let mut list_span = None;
+        if let Some(list) = &lambda.free {
+            let start = lambda.span.start as usize;
+            list_span = Some(match list.last() {
+                Some(last) => Span::new(lambda.span.file, start, last.span.end as usize + 1),
+                None => Span::new(lambda.span.file, start, start + 1),
+            });
+            for ident in list {
+                match self.lookup_local(&ident.name) {
+                    Some(id) => {
+                        if let Some((_, first)) = declared.iter().find(|(d, _)| *d == id) {
+                            self.diags.push(
+                                Diagnostic::warning(
+                                    ident.span,
+                                    format!("free variable `{}` is listed twice", ident.name),
+                                )
+                                .with_label("listed again here")
+                                .with_related(*first, "first listed here")
+                                .with_help("remove the second one"),
+                            );
+                        } else {
+                            declared.push((id, ident.span));
+                        }
+                    }
+                    None if self.is_global(&ident.name) => {
+                        self.diags.push(
+                            Diagnostic::warning(
+                                ident.span,
+                                format!(
+                                    "`{}` is a global, and globals are never listed as free variables",
+                                    ident.name
+                                ),
+                            )
+                            .with_label("global listed as a free variable")
+                            .with_help(format!(
+                                "remove `{}` from the list; the lambda sees every global anyway",
+                                ident.name
+                            )),
+                        );
+                    }
+                    None => {
+                        if !self.report_let_self_reference(ident) {
+                            let mut diag = Diagnostic::error(
+                                ident.span,
+                                format!("free variable `{}` is not bound here", ident.name),
+                            )
+                            .with_label("no local or global of this name is in scope")
+                            .with_help(format!(
+                                "remove `{}` from the free-variable list, or bind it in an enclosing lambda, `let` or case alternative",
+                                ident.name
+                            ));
+                            if let Some(close) = self.suggest(&ident.name) {
+                                diag.help = Some(format!(
+                                    "did you mean `{close}`? Otherwise remove `{}` from the list",
+                                    ident.name
+                                ));
+                            }
+                            self.diags.push(diag);
+                        }
+                    }
+                }
+            }
+        }
+
+        // The lambda's own scope: its arguments.
+        self.check_distinct(
+            &lambda.args,
+            "an argument",
+            "rename one of the two arguments `{name}`",
+        );
+        self.frames.push(Frame::default());
+        let mark = self.scope_log.len();
+        for arg in &lambda.args {
+            self.bind(arg);
+        }
+        self.check_expr(&mut lambda.body);
+        self.unbind_to(mark);
+        let frame = self.frames.pop().unwrap_or_default();
+
+        // Compare with the given list.
+        if let Some(list_span) = list_span {
+            for (i, &id) in frame.free.iter().enumerate() {
+                if declared.iter().any(|(d, _)| *d == id) {
+                    continue;
+                }
+                let var = &self.binders[id].name;
+                let mut fixed: Vec<String> = lambda
+                    .free
+                    .iter()
+                    .flatten()
+                    .map(|v| v.name.clone())
+                    .collect();
+                fixed.push(var.clone());
+                self.diags.push(
+                    Diagnostic::error(
+                        frame.first_use[i],
+                        format!(
+                            "`{var}` is used in `{}` but missing from its free-variable list",
+                            name.name
+                        ),
+                    )
+                    .with_label(format!("`{var}` is a local of an enclosing scope"))
+                    .with_related(list_span, "the free-variable list")
+                    .with_help(format!(
+                        "add it to the list: `{{{}}}`, or omit the list to have it inferred",
+                        fixed.join(", ")
+                    )),
+                );
+            }
+            for &(id, span) in &declared {
+                if !frame.contains(id) {
+                    self.diags.push(
+                        Diagnostic::warning(
+                            span,
+                            format!(
+                                "declared but unused free variable `{}` in `{}`",
+                                self.binders[id].name, name.name
+                            ),
+                        )
+                        .with_label("the body never uses it")
+                        .with_help("remove it from the free-variable list"),
+                    );
+                }
+            }
+        }
+
+        // The free variables of this lambda are uses in the enclosing one.
+        let depth = self.frames.len();
+        if let Some(parent) = self.frames.last_mut() {
+            for (i, &id) in frame.free.iter().enumerate() {
+                if self.binders[id].depth < depth {
+                    parent.add(id, frame.first_use[i]);
+                }
+            }
+        }
+
+        let free = frame
+            .free
+            .iter()
+            .enumerate()
+            .map(|(i, &id)| {
+                let span = declared
+                    .iter()
+                    .find(|(d, _)| *d == id)
+                    .map_or(frame.first_use[i], |(_, s)| *s);
+                Ident::new(self.binders[id].name.clone(), span)
+            })
+            .collect();
+        lambda.free = Some(free);
+    }
+
+    // ----- expressions ------------------------------------------------------
+
+    fn check_expr(&mut self, expr: &mut Expr) {
+        let span = expr.span;
+        match &mut expr.kind {
+            ExprKind::Let {
+                rec,
+                bindings,
+                body,
+            } => {
+                let names: Vec<Ident> = bindings.iter().map(|b| b.name.clone()).collect();
+                self.check_distinct(
+                    &names,
+                    "defined",
+                    "a group binds each name once: rename or remove one of the `{name}`s",
+                );
+                let mark = self.scope_log.len();
+                if *rec {
+                    for b in bindings.iter() {
+                        self.bind(&b.name);
+                    }
+                    for b in bindings.iter_mut() {
+                        self.check_binding(b);
+                    }
+                } else {
+                    for b in bindings.iter() {
+                        self.pending_let
+                            .entry(b.name.name.clone())
+                            .or_default()
+                            .push(b.name.span);
+                    }
+                    for b in bindings.iter_mut() {
+                        self.check_binding(b);
+                    }
+                    for b in bindings.iter() {
+                        if let Some(stack) = self.pending_let.get_mut(b.name.name.as_str()) {
+                            stack.pop();
+                        }
+                    }
+                    for b in bindings.iter() {
+                        self.bind(&b.name);
+                    }
+                }
+                self.check_expr(body);
+                self.unbind_to(mark);
+            }
+            ExprKind::Case { scrutinee, alts } => {
+                self.check_expr(scrutinee);
+                self.check_alts(span, alts);
+                for alt in alts.iter_mut() {
+                    let mark = self.scope_log.len();
+                    match &alt.pattern {
+                        Pattern::Con { vars, .. } => {
+                            self.check_distinct(
+                                vars,
+                                "bound by this pattern",
+                                "rename one of the two pattern variables `{name}`",
+                            );
+                            for v in vars {
+                                self.bind(v);
+                            }
+                        }
+                        Pattern::Var(v) => {
+                            self.bind(v);
+                        }
+                        Pattern::Lit(..) | Pattern::Default(_) => {}
+                    }
+                    self.check_expr(&mut alt.body);
+                    self.unbind_to(mark);
+                }
+            }
+            ExprKind::Scc { body, .. } => self.check_expr(body),
+            ExprKind::App { fun, args } => {
+                self.use_var(fun);
+                self.check_atoms(args);
+            }
+            ExprKind::Con { con, args } => {
+                self.check_con_arity(con, args.len());
+                self.check_atoms(args);
+            }
+            ExprKind::Prim { op, op_span, args } => {
+                if args.len() != op.arity() {
+                    let expected = op.arity();
+                    let example = if expected == 1 { "{x}" } else { "{x, y}" };
+                    self.diags.push(
+                        Diagnostic::error(
+                            span,
+                            format!(
+                                "`{}` takes {expected} argument{}, but is given {}",
+                                op.as_str(),
+                                if expected == 1 { "" } else { "s" },
+                                args.len()
+                            ),
+                        )
+                        .with_label(format!("{} argument(s) here", args.len()))
+                        .with_related(*op_span, "this primitive")
+                        .with_help(format!("write `{} {example}`", op.as_str())),
+                    );
+                }
+                self.check_atoms(args);
+            }
+            ExprKind::Lit(_) => {}
+        }
+    }
+
+    fn check_binding(&mut self, binding: &mut Binding) {
+        let Binding { name, lambda } = binding;
+        self.check_lambda(name, lambda);
+    }
+
+    fn check_atoms(&mut self, atoms: &[Atom]) {
+        for atom in atoms {
+            if let Atom::Var(v) = atom {
+                self.use_var(v);
+            }
+        }
+    }
+
+    fn check_con_arity(&mut self, con: &Ident, arity: usize) {
+        match self.con_arity.get(con.name.as_str()) {
+            Some(&(first, first_span)) if first != arity => {
+                self.diags.push(
+                    Diagnostic::error(
+                        con.span,
+                        format!(
+                            "constructor `{}` is used with {arity} field{} here but with {first} elsewhere",
+                            con.name,
+                            if arity == 1 { "" } else { "s" }
+                        ),
+                    )
+                    .with_label(format!("{arity} field(s) here"))
+                    .with_related(first_span, format!("first used with {first} field(s) here"))
+                    .with_help(format!(
+                        "every use of `{}` must have the same number of fields; if these are different constructors, give them different names",
+                        con.name
+                    )),
+                );
+            }
+            Some(_) => {}
+            None => {
+                self.con_arity.insert(con.name.clone(), (arity, con.span));
+            }
+        }
+    }
+
+    /// A variable occurrence in a body.
+    fn use_var(&mut self, ident: &Ident) {
+        match self.resolve(&ident.name) {
+            Resolved::Local(id) => {
+                let depth = self.frames.len();
+                if self.binders[id].depth < depth
+                    && let Some(frame) = self.frames.last_mut()
+                {
+                    frame.add(id, ident.span);
+                }
+            }
+            Resolved::Global => {}
+            Resolved::Unbound => {
+                if self.report_let_self_reference(ident) {
+                    return;
+                }
+                let mut diag =
+                    Diagnostic::error(ident.span, format!("unbound variable `{}`", ident.name))
+                        .with_label("not an argument, free variable, local binding or global");
+                diag = match self.suggest(&ident.name) {
+                    Some(close) => diag.with_help(format!(
+                        "did you mean `{close}`? Otherwise define `{}`, at top level or in an enclosing `let`",
+                        ident.name
+                    )),
+                    None => diag.with_help(format!(
+                        "define `{}` at top level, or bind it in an enclosing lambda, `let` or case alternative",
+                        ident.name
+                    )),
+                };
+                self.diags.push(diag);
+            }
+        }
+    }
+
+    fn resolve(&self, name: &str) -> Resolved {
+        if let Some(id) = self.lookup_local(name) {
+            Resolved::Local(id)
+        } else if self.is_global(name) {
+            Resolved::Global
+        } else {
+            Resolved::Unbound
+        }
+    }
+
+    /// When an unbound name is defined by an enclosing non-recursive `let`
+    /// group, reports "use letrec" (once per binding) and returns true.
+    fn report_let_self_reference(&mut self, ident: &Ident) -> bool {
+        let Some(&def) = self
+            .pending_let
+            .get(ident.name.as_str())
+            .and_then(|s| s.last())
+        else {
+            return false;
+        };
+        if self.letrec_reported.insert(def) {
+            self.diags.push(
+                Diagnostic::error(
+                    ident.span,
+                    format!(
+                        "`{}` refers to its own `let` group, but `let` is not recursive",
+                        ident.name
+                    ),
+                )
+                .with_label("used inside the group that defines it")
+                .with_related(def, "defined by this non-recursive `let`")
+                .with_help("use `letrec` instead of `let` for bindings that refer to each other or themselves"),
+            );
+        }
+        true
+    }
+
+    /// A name in scope close to `name`, if there is one.
+    fn suggest(&mut self, name: &str) -> Option<String> {
+        if self.suggestions_made >= MAX_SUGGESTIONS {
+            return None;
+        }
+        self.suggestions_made += 1;
+        let limit = (name.chars().count() / 3).max(1);
+        let locals = self
+            .env
+            .iter()
+            .filter(|(_, stack)| !stack.is_empty())
+            .map(|(n, _)| n.as_str());
+        let prelude = self.prelude_globals.keys().map(String::as_str);
+        let user = self
+            .user_globals
+            .keys()
+            .filter(|_| !self.in_prelude)
+            .map(String::as_str);
+        locals
+            .chain(prelude)
+            .chain(user)
+            .filter(|c| *c != name)
+            .filter_map(|c| {
+                let d = edit_distance(name, c, limit)?;
+                Some((d, c))
+            })
+            .min()
+            .map(|(_, c)| c.to_string())
+    }
+
+    // ----- case alternatives ------------------------------------------------
+
+    fn check_alts(&mut self, case_span: Span, alts: &[Alt]) {
+        let first_con = alts
+            .iter()
+            .find(|a| matches!(a.pattern, Pattern::Con { .. }));
+        let first_lit = alts.iter().find(|a| matches!(a.pattern, Pattern::Lit(..)));
+        if let (Some(con), Some(lit)) = (first_con, first_lit) {
+            let (later, earlier, later_kind, earlier_kind) = if con.span.start > lit.span.start {
+                (con, lit, "constructor", "literal")
+            } else {
+                (lit, con, "literal", "constructor")
+            };
+            self.diags.push(
+                Diagnostic::error(
+                    pattern_span(&later.pattern, later.span),
+                    "this case mixes constructor and literal alternatives",
+                )
+                .with_label(format!("a {later_kind} alternative"))
+                .with_related(
+                    pattern_span(&earlier.pattern, earlier.span),
+                    format!("after a {earlier_kind} alternative"),
+                )
+                .with_help(
+                    "a case scrutinises either a constructor value or an `Int#`: make every alternative match the same kind",
+                ),
+            );
+        }
+
+        let defaults: Vec<&Alt> = alts.iter().filter(|a| a.pattern.is_default()).collect();
+        if defaults.len() > 1 {
+            for extra in &defaults[1..] {
+                self.diags.push(
+                    Diagnostic::error(
+                        pattern_span(&extra.pattern, extra.span),
+                        "this case has more than one default alternative",
+                    )
+                    .with_label("another default")
+                    .with_related(
+                        pattern_span(&defaults[0].pattern, defaults[0].span),
+                        "the first default",
+                    )
+                    .with_help("keep one default alternative, as the last one"),
+                );
+            }
+        } else if let Some(default) = defaults.first()
+            && let Some(last) = alts.last()
+            && !last.pattern.is_default()
+        {
+            self.diags.push(
+                Diagnostic::error(
+                    pattern_span(&default.pattern, default.span),
+                    "the default alternative must be the last one",
+                )
+                .with_label("default before other alternatives")
+                .with_related(case_span_head(case_span), "in this case")
+                .with_help("move it to the end: alternatives after a default could never match"),
+            );
+        }
+
+        let mut cons: HashMap<&str, Span> = HashMap::new();
+        let mut lits: HashMap<i64, Span> = HashMap::new();
+        for alt in alts {
+            let (key_span, first) = match &alt.pattern {
+                Pattern::Con { con, vars } => {
+                    self.check_con_arity(con, vars.len());
+                    let first = cons.get(con.name.as_str()).copied();
+                    if first.is_none() {
+                        cons.insert(&con.name, con.span);
+                    }
+                    (
+                        con.span,
+                        first.map(|f| (f, format!("constructor `{}`", con.name))),
+                    )
+                }
+                Pattern::Lit(k, s) => {
+                    let first = lits.get(k).copied();
+                    if first.is_none() {
+                        lits.insert(*k, *s);
+                    }
+                    (*s, first.map(|f| (f, format!("literal `{k}#`"))))
+                }
+                _ => continue,
+            };
+            if let Some((first, what)) = first {
+                self.diags.push(
+                    Diagnostic::error(
+                        key_span,
+                        format!("{what} has two alternatives in this case"),
+                    )
+                    .with_label("this alternative can never match")
+                    .with_related(first, "the first alternative for it")
+                    .with_help("remove one of them, or merge their bodies"),
+                );
+            }
+        }
+    }
+}
+
+fn pattern_span(pattern: &Pattern, alt_span: Span) -> Span {
+    match pattern {
+        Pattern::Con { con, vars } => match vars.last() {
+            Some(v) => con.span.to(v.span),
+            None => con.span,
+        },
+        Pattern::Lit(_, s) | Pattern::Default(s) => *s,
+        Pattern::Var(v) => v.span,
+    }
+    .to(Span {
+        end: alt_span.start,
+        ..alt_span
+    })
+}
+
+/// The `case` keyword of a case expression's span.
+fn case_span_head(span: Span) -> Span {
+    Span {
+        end: span.start.saturating_add(4).min(span.end),
+        ..span
+    }
+}
+
+/// Levenshtein distance between `a` and `b` if it is at most `limit`.
+fn edit_distance(a: &str, b: &str, limit: usize) -> Option<usize> {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    if a.len().abs_diff(b.len()) > limit {
+        return None;
+    }
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        let mut row_min = cur[0];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            row_min = row_min.min(cur[j]);
+        }
+        if row_min > limit {
+            return None;
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    let d = prev[b.len()];
+    (d <= limit).then_some(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edit_distance_limits() {
+        assert_eq!(edit_distance("xs", "xs'", 1), Some(1));
+        assert_eq!(edit_distance("lenght", "length", 2), Some(2));
+        assert_eq!(edit_distance("abc", "xyz", 1), None);
+        assert_eq!(edit_distance("a", "abcd", 1), None);
+    }
+}
