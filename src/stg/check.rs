@@ -76,6 +76,7 @@ pub fn check_program(program: &mut Program) -> Vec<Diagnostic> {
     for module in &mut program.modules {
         checker.check_module(module);
     }
+    checker.report_arity_mismatches();
     checker.diags
 }
 
@@ -182,6 +183,11 @@ struct Checker {
     in_prelude: bool,
     /// The first use of each constructor: arity and place.
     con_arity: HashMap<String, (usize, Span)>,
+    /// Uses of a constructor with an arity other than its first use's,
+    /// grouped by (name, arity): the first such use and how many there are.
+    arity_mismatches: HashMap<(String, usize), (Span, usize)>,
+    /// The keys of `arity_mismatches` in the order found.
+    arity_mismatch_order: Vec<(String, usize)>,
     /// Local binders of the current top-level binding, indexed by id.
     binders: Vec<Binder>,
     /// Name to the stack of binder ids in scope (innermost last).
@@ -633,7 +639,8 @@ impl Checker {
                 for alt in alts.iter_mut() {
                     let mark = self.scope_log.len();
                     match &alt.pattern {
-                        Pattern::Con { vars, .. } => {
+                        Pattern::Con { con, vars } => {
+                            self.check_con_arity(con, vars.len());
                             self.check_distinct(
                                 vars,
                                 "bound by this pattern",
@@ -701,28 +708,59 @@ impl Checker {
 
     fn check_con_arity(&mut self, con: &Ident, arity: usize) {
         match self.con_arity.get(con.name.as_str()) {
-            Some(&(first, first_span)) if first != arity => {
-                self.diags.push(
-                    Diagnostic::error(
-                        con.span,
-                        format!(
-                            "constructor `{}` is used with {arity} field{} here but with {first} elsewhere",
-                            con.name,
-                            if arity == 1 { "" } else { "s" }
-                        ),
-                    )
-                    .with_label(format!("{arity} field(s) here"))
-                    .with_related(first_span, format!("first used with {first} field(s) here"))
-                    .with_help(format!(
-                        "every use of `{}` must have the same number of fields; if these are different constructors, give them different names",
-                        con.name
-                    )),
-                );
+            Some(&(first, _)) if first != arity => {
+                let key = (con.name.clone(), arity);
+                match self.arity_mismatches.get_mut(&key) {
+                    Some((_, count)) => *count += 1,
+                    None => {
+                        self.arity_mismatches.insert(key.clone(), (con.span, 1));
+                        self.arity_mismatch_order.push(key);
+                    }
+                }
             }
             Some(_) => {}
             None => {
                 self.con_arity.insert(con.name.clone(), (arity, con.span));
             }
+        }
+    }
+
+    /// One error per constructor and wrong arity, at its first use, naming
+    /// the first use of the constructor and how many uses are affected.
+    fn report_arity_mismatches(&mut self) {
+        for key in std::mem::take(&mut self.arity_mismatch_order) {
+            let (name, arity) = &key;
+            let Some(&(span, count)) = self.arity_mismatches.get(&key) else {
+                continue;
+            };
+            let Some(&(first, first_span)) = self.con_arity.get(name) else {
+                continue;
+            };
+            let fields = |n: usize| format!("{n} field{}", if n == 1 { "" } else { "s" });
+            let more = if count > 1 {
+                format!(
+                    " (and in {} more place{})",
+                    count - 1,
+                    if count == 2 { "" } else { "s" }
+                )
+            } else {
+                String::new()
+            };
+            self.diags.push(
+                Diagnostic::error(
+                    span,
+                    format!(
+                        "constructor `{name}` is used with {} here{more} but with {} elsewhere",
+                        fields(*arity),
+                        fields(first)
+                    ),
+                )
+                .with_label(format!("{} here", fields(*arity)))
+                .with_related(first_span, format!("first used with {} here", fields(first)))
+                .with_help(format!(
+                    "every use of `{name}` must have the same number of fields; if these are different constructors, give them different names"
+                )),
+            );
         }
     }
 
@@ -891,8 +929,7 @@ impl Checker {
         let mut lits: HashMap<i64, Span> = HashMap::new();
         for alt in alts {
             let (key_span, first) = match &alt.pattern {
-                Pattern::Con { con, vars } => {
-                    self.check_con_arity(con, vars.len());
+                Pattern::Con { con, .. } => {
                     let first = cons.get(con.name.as_str()).copied();
                     if first.is_none() {
                         cons.insert(&con.name, con.span);
@@ -978,6 +1015,422 @@ fn edit_distance(a: &str, b: &str, limit: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stg::syntax::PrimOp;
+    use std::cell::Cell;
+
+    thread_local!(static POS: Cell<usize> = const { Cell::new(0) });
+
+    /// A fresh span, so every node of a hand-built tree has its own place.
+    fn sp() -> Span {
+        POS.with(|p| {
+            let s = p.get();
+            p.set(s + 2);
+            Span::new(0, s, s + 1)
+        })
+    }
+    fn id(n: &str) -> Ident {
+        Ident::new(n, sp())
+    }
+    fn ex(kind: ExprKind) -> Expr {
+        Expr { kind, span: sp() }
+    }
+    fn atoms(xs: &[&str]) -> Vec<Atom> {
+        xs.iter().map(|x| Atom::Var(id(x))).collect()
+    }
+    fn app(f: &str, xs: &[&str]) -> Expr {
+        ex(ExprKind::App {
+            fun: id(f),
+            args: atoms(xs),
+        })
+    }
+    fn con(c: &str, xs: &[&str]) -> Expr {
+        ex(ExprKind::Con {
+            con: id(c),
+            args: atoms(xs),
+        })
+    }
+    fn lam(free: Option<&[&str]>, flag: Flag, args: &[&str], body: Expr) -> Lambda {
+        Lambda {
+            free: free.map(|f| f.iter().map(|x| id(x)).collect()),
+            flag,
+            args: args.iter().map(|x| id(x)).collect(),
+            body,
+            span: sp(),
+        }
+    }
+    fn bind(name: &str, lambda: Lambda) -> Binding {
+        Binding {
+            name: id(name),
+            lambda,
+        }
+    }
+    fn let_(rec: bool, bindings: Vec<Binding>, body: Expr) -> Expr {
+        ex(ExprKind::Let {
+            rec,
+            bindings,
+            body: Box::new(body),
+        })
+    }
+    fn alt(pattern: Pattern, body: Expr) -> Alt {
+        Alt {
+            pattern,
+            body,
+            span: sp(),
+        }
+    }
+    fn pcon(c: &str, xs: &[&str]) -> Pattern {
+        Pattern::Con {
+            con: id(c),
+            vars: xs.iter().map(|x| id(x)).collect(),
+        }
+    }
+    fn case(scrutinee: Expr, alts: Vec<Alt>) -> Expr {
+        ex(ExprKind::Case {
+            scrutinee: Box::new(scrutinee),
+            alts,
+        })
+    }
+    fn program(modules: Vec<(&str, Vec<Binding>)>) -> Program {
+        Program {
+            modules: modules
+                .into_iter()
+                .enumerate()
+                .map(|(i, (name, bindings))| Module {
+                    name: name.into(),
+                    file: i as u32,
+                    bindings,
+                })
+                .collect(),
+        }
+    }
+    fn main_unit() -> Binding {
+        bind(
+            "main",
+            lam(Some(&[]), Flag::Updatable, &[], con("Unit", &[])),
+        )
+    }
+    fn free_of(l: &Lambda) -> Vec<String> {
+        l.free.iter().flatten().map(|v| v.name.clone()).collect()
+    }
+    fn messages(d: &[Diagnostic]) -> Vec<String> {
+        d.iter()
+            .map(|d| {
+                format!(
+                    "{}: {}",
+                    if d.is_error() { "error" } else { "warning" },
+                    d.message
+                )
+            })
+            .collect()
+    }
+    /// The lambdas of a `let` expression's bindings.
+    fn let_lambdas(e: &Expr) -> Vec<&Lambda> {
+        match &e.kind {
+            ExprKind::Let { bindings, .. } => bindings.iter().map(|b| &b.lambda).collect(),
+            _ => panic!("not a let"),
+        }
+    }
+
+    /// The paper's `map` with its inner free lists omitted.
+    fn paper_map() -> Binding {
+        let inner = let_(
+            false,
+            vec![
+                bind("fy", lam(None, Flag::Updatable, &[], app("f", &["y"]))),
+                bind(
+                    "mfy",
+                    lam(None, Flag::Updatable, &[], app("map", &["f", "ys"])),
+                ),
+            ],
+            con("Cons", &["fy", "mfy"]),
+        );
+        let body = case(
+            app("xs", &[]),
+            vec![
+                alt(pcon("Nil", &[]), con("Nil", &[])),
+                alt(pcon("Cons", &["y", "ys"]), inner),
+            ],
+        );
+        bind(
+            "map",
+            lam(Some(&[]), Flag::NonUpdatable, &["f", "xs"], body),
+        )
+    }
+
+    #[test]
+    fn infers_free_lists_and_normalises_flags() {
+        let mut p = program(vec![("m", vec![paper_map(), main_unit()])]);
+        let d = check_program(&mut p);
+        assert!(d.is_empty(), "{:?}", messages(&d));
+        let map = &p.modules[0].bindings[0].lambda;
+        assert_eq!(map.flag, Flag::Reentrant);
+        assert_eq!(free_of(map), Vec::<String>::new());
+        let ExprKind::Case { alts, .. } = &map.body.kind else {
+            panic!()
+        };
+        let inner = let_lambdas(&alts[1].body);
+        assert_eq!(free_of(inner[0]), ["f", "y"]);
+        assert_eq!(free_of(inner[1]), ["f", "ys"]);
+    }
+
+    #[test]
+    fn free_variables_propagate_through_nested_lambdas_in_first_use_order() {
+        // main = \u {} -> let a = .. ; b = .. in
+        //   let g = \u {} -> let h = \u {} -> f {b, a} in h {} in g {}
+        let h = bind("h", lam(None, Flag::Updatable, &[], app("f", &["b", "a"])));
+        let g = bind(
+            "g",
+            lam(
+                None,
+                Flag::Updatable,
+                &[],
+                let_(false, vec![h], app("h", &[])),
+            ),
+        );
+        let body = let_(
+            false,
+            vec![
+                bind("a", lam(None, Flag::Reentrant, &[], con("A", &[]))),
+                bind("b", lam(None, Flag::NonUpdatable, &[], con("B", &[]))),
+            ],
+            let_(false, vec![g], app("g", &[])),
+        );
+        let f = bind("f", lam(None, Flag::Reentrant, &["x", "y"], app("x", &[])));
+        let mut p = program(vec![(
+            "m",
+            vec![f, bind("main", lam(None, Flag::Updatable, &[], body))],
+        )]);
+        let d = check_program(&mut p);
+        assert!(d.is_empty(), "{:?}", messages(&d));
+        let ExprKind::Let { body, .. } = &p.modules[0].bindings[1].lambda.body.kind else {
+            panic!()
+        };
+        let g = let_lambdas(body)[0];
+        assert_eq!(free_of(g), ["b", "a"]);
+        let ExprKind::Let { bindings, .. } = &g.body.kind else {
+            panic!()
+        };
+        assert_eq!(free_of(&bindings[0].lambda), ["b", "a"]);
+        assert_eq!(
+            free_of(&p.modules[0].bindings[0].lambda),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn missing_stray_and_global_free_variables() {
+        let inner = let_(
+            false,
+            vec![bind(
+                "t",
+                lam(
+                    Some(&["x", "z", "g"]),
+                    Flag::Updatable,
+                    &[],
+                    app("g", &["x", "y"]),
+                ),
+            )],
+            app("t", &[]),
+        );
+        let g = bind("g", lam(None, Flag::Reentrant, &["x", "y", "z"], inner));
+        let mut p = program(vec![("m", vec![g, main_unit()])]);
+        let d = messages(&check_program(&mut p));
+        assert_eq!(
+            d,
+            [
+                "warning: `g` is a global, and globals are never listed as free variables",
+                "error: `y` is used in `t` but missing from its free-variable list",
+                "warning: declared but unused free variable `z` in `t`",
+            ]
+        );
+        // The list is rewritten to what the body uses.
+        let ExprKind::Let { bindings, .. } = &p.modules[0].bindings[0].lambda.body.kind else {
+            panic!()
+        };
+        assert_eq!(free_of(&bindings[0].lambda), ["x", "y"]);
+    }
+
+    #[test]
+    fn shadowing_a_global_makes_a_free_variable() {
+        // f = \r {map} -> let t = \u {} -> map {} in t {}: `map` is the argument.
+        let inner = let_(
+            false,
+            vec![bind("t", lam(None, Flag::Updatable, &[], app("map", &[])))],
+            app("t", &[]),
+        );
+        let mut p = program(vec![(
+            "m",
+            vec![
+                paper_map(),
+                bind("f", lam(None, Flag::Reentrant, &["map"], inner)),
+                main_unit(),
+            ],
+        )]);
+        assert!(check_program(&mut p).is_empty());
+        let ExprKind::Let { bindings, .. } = &p.modules[0].bindings[1].lambda.body.kind else {
+            panic!()
+        };
+        assert_eq!(free_of(&bindings[0].lambda), ["map"]);
+    }
+
+    #[test]
+    fn let_is_not_recursive_but_letrec_is() {
+        let body = |rec| {
+            let_(
+                rec,
+                vec![bind("xs", lam(None, Flag::Updatable, &[], app("xs", &[])))],
+                app("xs", &[]),
+            )
+        };
+        let mut p = program(vec![(
+            "m",
+            vec![bind("main", lam(None, Flag::Updatable, &[], body(false)))],
+        )]);
+        assert_eq!(
+            messages(&check_program(&mut p)),
+            ["error: `xs` refers to its own `let` group, but `let` is not recursive"]
+        );
+        let mut p = program(vec![(
+            "m",
+            vec![bind("main", lam(None, Flag::Updatable, &[], body(true)))],
+        )]);
+        assert!(check_program(&mut p).is_empty());
+    }
+
+    #[test]
+    fn flags_and_primitives() {
+        let prim = ex(ExprKind::Prim {
+            op: PrimOp::Add,
+            op_span: sp(),
+            args: atoms(&["x"]),
+        });
+        let mut p = program(vec![(
+            "m",
+            vec![
+                bind("a", lam(None, Flag::Updatable, &["x"], prim)),
+                bind("b", lam(None, Flag::Reentrant, &[], app("a", &[]))),
+                bind("c", lam(None, Flag::NonUpdatable, &[], app("a", &[]))),
+                main_unit(),
+            ],
+        )]);
+        let d = messages(&check_program(&mut p));
+        assert_eq!(
+            d,
+            [
+                "error: `a` is marked `\\u` (an updatable thunk) but takes arguments",
+                "error: `+#` takes 2 arguments, but is given 1",
+                "error: `b` is marked `\\r` with no arguments, but its body is not a constructor application",
+            ]
+        );
+        assert_eq!(p.modules[0].bindings[2].lambda.flag, Flag::SingleEntry);
+    }
+
+    #[test]
+    fn globals_across_modules_and_main() {
+        let one = |n: &str| bind(n, lam(None, Flag::Reentrant, &[], con("One", &[])));
+        // A user binding may hide a Prelude one; two user modules may not share one.
+        let mut p = program(vec![
+            ("Prelude", vec![one("x"), one("main")]),
+            ("a", vec![one("x"), one("y")]),
+            ("b", vec![one("y"), one("y")]),
+        ]);
+        assert_eq!(
+            messages(&check_program(&mut p)),
+            [
+                "error: `y` is defined in both module `a` and module `b`",
+                "error: `y` is defined twice in module `b`",
+                "error: no `main` is defined in `a`, `b`",
+            ]
+        );
+        let mut p = program(vec![(
+            "a",
+            vec![bind(
+                "main",
+                lam(None, Flag::Reentrant, &["x"], app("x", &[])),
+            )],
+        )]);
+        assert_eq!(
+            messages(&check_program(&mut p)),
+            ["error: `main` must not take arguments"]
+        );
+    }
+
+    #[test]
+    fn prelude_code_does_not_see_user_globals() {
+        let mut p = program(vec![
+            (
+                "Prelude",
+                vec![bind("p", lam(None, Flag::Updatable, &[], app("u", &[])))],
+            ),
+            (
+                "a",
+                vec![
+                    bind("u", lam(None, Flag::Reentrant, &[], con("U", &[]))),
+                    main_unit(),
+                ],
+            ),
+        ]);
+        assert_eq!(
+            messages(&check_program(&mut p)),
+            ["error: unbound variable `u`"]
+        );
+        let g = Globals::new(&p);
+        assert_eq!(g.resolve(false, "u"), Some((1, 0)));
+        assert_eq!(g.resolve(true, "u"), None);
+        assert_eq!(g.resolve(false, "p"), Some((0, 0)));
+    }
+
+    #[test]
+    fn alternatives() {
+        let lit = |k| alt(Pattern::Lit(k, sp()), con("A", &[]));
+        let body = case(
+            app("x", &[]),
+            vec![
+                alt(Pattern::Default(sp()), con("A", &[])),
+                alt(pcon("A", &["p", "p"]), con("A", &[])),
+                lit(1),
+                lit(1),
+                alt(Pattern::Var(id("v")), con("A", &[])),
+            ],
+        );
+        let mut p = program(vec![(
+            "m",
+            vec![
+                bind("f", lam(None, Flag::Reentrant, &["x", "x"], body)),
+                main_unit(),
+            ],
+        )]);
+        assert_eq!(
+            messages(&check_program(&mut p)),
+            [
+                "error: `x` is an argument twice",
+                "error: this case mixes constructor and literal alternatives",
+                "error: this case has more than one default alternative",
+                "error: literal `1#` has two alternatives in this case",
+                "error: `p` is bound by this pattern twice",
+                "error: constructor `A` is used with 2 fields here but with 0 fields elsewhere",
+            ]
+        );
+    }
+
+    #[test]
+    fn unbound_suggests_a_close_name() {
+        let mut p = program(vec![(
+            "m",
+            vec![
+                bind("f", lam(None, Flag::Reentrant, &["xs"], app("xss", &[]))),
+                main_unit(),
+            ],
+        )]);
+        let d = check_program(&mut p);
+        assert_eq!(d[0].message, "unbound variable `xss`");
+        assert!(
+            d[0].help
+                .as_deref()
+                .unwrap_or("")
+                .starts_with("did you mean `xs`?")
+        );
+    }
 
     #[test]
     fn edit_distance_limits() {
