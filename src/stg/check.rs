@@ -198,8 +198,9 @@ struct Checker {
     frames: Vec<Frame>,
     /// Names of the non-recursive `let` groups whose bindings are being
     /// checked, each with the place it is defined (innermost last).
-    pending_let: HashMap<String, Vec<Span>>,
-    /// Groups already told to use `letrec`, by the binding's span.
+    /// The value is (the binding's name, the group's first binding's name).
+    pending_let: HashMap<String, Vec<(Span, Span)>>,
+    /// Groups already told to use `letrec`, by their first binding's span.
     letrec_reported: HashSet<Span>,
     suggestions_made: usize,
 }
@@ -612,11 +613,12 @@ impl Checker {
                         self.check_binding(b);
                     }
                 } else {
+                    let group = bindings.first().map_or(span, |b| b.name.span);
                     for b in bindings.iter() {
                         self.pending_let
                             .entry(b.name.name.clone())
                             .or_default()
-                            .push(b.name.span);
+                            .push((b.name.span, group));
                     }
                     for b in bindings.iter_mut() {
                         self.check_binding(b);
@@ -809,16 +811,16 @@ impl Checker {
     }
 
     /// When an unbound name is defined by an enclosing non-recursive `let`
-    /// group, reports "use letrec" (once per binding) and returns true.
+    /// group, reports "use letrec" (once per group) and returns true.
     fn report_let_self_reference(&mut self, ident: &Ident) -> bool {
-        let Some(&def) = self
+        let Some(&(def, group)) = self
             .pending_let
             .get(ident.name.as_str())
             .and_then(|s| s.last())
         else {
             return false;
         };
-        if self.letrec_reported.insert(def) {
+        if self.letrec_reported.insert(group) {
             self.diags.push(
                 Diagnostic::error(
                     ident.span,
