@@ -16,6 +16,7 @@ use std::path::Path;
 
 use crate::stg::check::{PRELUDE_MODULE, check_program};
 use crate::stg::diagnostic::Diagnostic;
+use crate::stg::parser::parse_module;
 use crate::stg::prelude;
 use crate::stg::source::SourceMap;
 use crate::stg::syntax::{FileId, Module, Program, Span};
@@ -27,7 +28,15 @@ pub struct Loaded {
     pub warnings: Vec<Diagnostic>,
 }
 
-// `load` (calling `parser::parse_module`) is added once the parser lands.
+/// Loads, parses and checks a program. `user_files` are `(path, text)`
+/// pairs; the module of each is named by the path's file stem.
+pub fn load(
+    sources: &mut SourceMap,
+    user_files: &[(String, String)],
+    with_prelude: bool,
+) -> Result<Loaded, Vec<Diagnostic>> {
+    load_with(sources, user_files, with_prelude, parse_module)
+}
 
 /// The module name of a path: its file stem (`programs/nfib.stg` is `nfib`).
 pub fn module_name(path: &str) -> String {
