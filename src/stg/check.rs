@@ -128,6 +128,7 @@ pub fn is_prelude(module: &Module) -> bool {
 /// A local binder: an argument, a let(rec)-bound name or a pattern variable.
 struct Binder {
     name: String,
+    span: Span,
     /// The lambda nesting depth it is bound at (1 = the body of a top-level
     /// binding).
     depth: usize,
@@ -297,7 +298,7 @@ impl Checker {
                 let span = args[0].span.to(args[args.len() - 1].span);
                 self.diags.push(
                     Diagnostic::error(span, "`main` must not take arguments")
-                        .with_label(format!("`main` takes {} argument(s) here", args.len()))
+                        .with_label(format!("`main` takes {} here", plural(args.len(), "argument")))
                         .with_related(main.name.span, "`main` is defined here")
                         .with_help(
                             "the run evaluates `main` with no arguments: make it a thunk, e.g. `main = {} \\u {} -> ...`",
@@ -332,6 +333,7 @@ impl Checker {
         let id = self.binders.len();
         self.binders.push(Binder {
             name: ident.name.clone(),
+            span: ident.span,
             depth: self.frames.len(),
         });
         match self.env.get_mut(ident.name.as_str()) {
@@ -358,8 +360,9 @@ impl Checker {
         self.env.get(name).and_then(|s| s.last().copied())
     }
 
-    /// Reports a group of binders that bind the same name twice.
-    fn check_distinct(&mut self, idents: &[Ident], what: &str, help: &str) {
+    /// Reports a group of binders that bind the same name twice. In
+    /// `message` and `help`, `{name}` stands for the name.
+    fn check_distinct(&mut self, idents: &[Ident], message: &str, help: &str) {
         if idents.len() < 2 {
             return;
         }
@@ -367,7 +370,7 @@ impl Checker {
         for ident in idents {
             if let Some(first) = seen.get(ident.name.as_str()) {
                 self.diags.push(
-                    Diagnostic::error(ident.span, format!("`{}` is {what} twice", ident.name))
+                    Diagnostic::error(ident.span, message.replace("{name}", &ident.name))
                         .with_label("bound again here")
                         .with_related(*first, "first bound here")
                         .with_help(help.replace("{name}", &ident.name)),
@@ -504,8 +507,8 @@ impl Checker {
         // The lambda's own scope: its arguments.
         self.check_distinct(
             &lambda.args,
-            "an argument",
-            "rename one of the two arguments `{name}`",
+            "duplicate argument `{name}`",
+            "each argument needs its own name: rename one of the two `{name}`s",
         );
         self.frames.push(Frame::default());
         let mark = self.scope_log.len();
@@ -538,8 +541,12 @@ impl Checker {
                             name.name
                         ),
                     )
-                    .with_label(format!("`{var}` is a local of an enclosing scope"))
-                    .with_related(list_span, "the free-variable list")
+                    .with_label(format!("`{var}` is used here"))
+                    .with_related(list_span, format!("`{var}` is not in this list"))
+                    .with_related(
+                        self.binders[id].span,
+                        format!("`{var}` is bound here, outside the lambda"),
+                    )
                     .with_help(format!(
                         "add it to the list: `{{{}}}`, or omit the list to have it inferred",
                         fixed.join(", ")
@@ -601,8 +608,12 @@ impl Checker {
                 let names: Vec<Ident> = bindings.iter().map(|b| b.name.clone()).collect();
                 self.check_distinct(
                     &names,
-                    "defined",
-                    "a group binds each name once: rename or remove one of the `{name}`s",
+                    if *rec {
+                        "`{name}` is defined twice in one `letrec` group"
+                    } else {
+                        "`{name}` is defined twice in one `let` group"
+                    },
+                    "a group binds each name once: rename or remove one of the two `{name}`s",
                 );
                 let mark = self.scope_log.len();
                 if *rec {
@@ -645,8 +656,8 @@ impl Checker {
                             self.check_con_arity(con, vars.len());
                             self.check_distinct(
                                 vars,
-                                "bound by this pattern",
-                                "rename one of the two pattern variables `{name}`",
+                                "pattern variable `{name}` is bound twice in one alternative",
+                                "each field needs its own name: rename one of the two `{name}`s (an ignored field still needs a fresh name, such as `_1`)",
                             );
                             for v in vars {
                                 self.bind(v);
@@ -670,7 +681,7 @@ impl Checker {
                 self.check_con_arity(con, args.len());
                 self.check_atoms(args);
             }
-            ExprKind::Prim { op, op_span, args } => {
+            ExprKind::Prim { op, args, .. } => {
                 if args.len() != op.arity() {
                     let expected = op.arity();
                     let example = if expected == 1 { "{x}" } else { "{x, y}" };
@@ -684,9 +695,11 @@ impl Checker {
                                 args.len()
                             ),
                         )
-                        .with_label(format!("{} argument(s) here", args.len()))
-                        .with_related(*op_span, "this primitive")
-                        .with_help(format!("write `{} {example}`", op.as_str())),
+                        .with_label(format!("applied to {}", plural(args.len(), "argument")))
+                        .with_help(format!(
+                            "a primitive is always saturated: write `{} {example}`",
+                            op.as_str()
+                        )),
                     );
                 }
                 self.check_atoms(args);
@@ -738,7 +751,7 @@ impl Checker {
             let Some(&(first, first_span)) = self.con_arity.get(name) else {
                 continue;
             };
-            let fields = |n: usize| format!("{n} field{}", if n == 1 { "" } else { "s" });
+            let fields = |n: usize| plural(n, "field");
             let more = if count > 1 {
                 format!(
                     " (and in {} more place{})",
@@ -843,7 +856,11 @@ impl Checker {
             return None;
         }
         self.suggestions_made += 1;
-        let limit = (name.chars().count() / 3).max(1);
+        // One edit per three characters: `xss` may be `xs`, but `y` is not `f`.
+        let limit = name.chars().count() / 3;
+        if limit == 0 {
+            return None;
+        }
         let locals = self
             .env
             .iter()
@@ -986,6 +1003,11 @@ fn case_span_head(span: Span) -> Span {
         end: span.start.saturating_add(4).min(span.end),
         ..span
     }
+}
+
+/// `1 field`, `2 fields`.
+fn plural(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 /// Levenshtein distance between `a` and `b` if it is at most `limit`.
@@ -1405,11 +1427,11 @@ mod tests {
         assert_eq!(
             messages(&check_program(&mut p)),
             [
-                "error: `x` is an argument twice",
+                "error: duplicate argument `x`",
                 "error: this case mixes constructor and literal alternatives",
                 "error: this case has more than one default alternative",
                 "error: literal `1#` has two alternatives in this case",
-                "error: `p` is bound by this pattern twice",
+                "error: pattern variable `p` is bound twice in one alternative",
                 "error: constructor `A` is used with 2 fields here but with 0 fields elsewhere",
             ]
         );
