@@ -338,3 +338,48 @@ fn every_program_is_a_fixed_point() {
         assert_fixed_point(&path.display().to_string(), &text);
     }
 }
+
+/// After checking (free lists filled in, flags normalised), printing is a
+/// fixed point too: print, load again, print gives the same text.
+fn assert_checked_fixed_point(name: &str, text: &str) {
+    use stg_run::stg::load::load;
+    use stg_run::stg::source::SourceMap;
+    let checked_print = |text: &str| {
+        let mut sources = SourceMap::new();
+        let loaded = load(
+            &mut sources,
+            &[(format!("{name}.stg"), text.to_string())],
+            true,
+        )
+        .unwrap_or_else(|d| {
+            panic!(
+                "{name} does not load:\n{}\n--- text ---\n{text}",
+                stg_run::stg::diagnostic::render_all(&d, &sources, false)
+            )
+        });
+        let user = loaded.program.modules.last().expect("a user module");
+        print_module(user)
+    };
+    let once = checked_print(text);
+    let twice = checked_print(&once);
+    assert_eq!(once, twice, "{name}: checked printing is not a fixed point");
+}
+
+#[test]
+fn checked_spec_example_is_a_fixed_point() {
+    assert_checked_fixed_point("example", SPEC_EXAMPLE);
+}
+
+#[test]
+fn checked_spec_example_layout() {
+    use stg_run::stg::load::load;
+    use stg_run::stg::source::SourceMap;
+    let mut sources = SourceMap::new();
+    let loaded = load(
+        &mut sources,
+        &[("example.stg".into(), SPEC_EXAMPLE.into())],
+        false,
+    )
+    .unwrap_or_else(|d| panic!("{} diagnostics", d.len()));
+    insta::assert_snapshot!(print_module(&loaded.program.modules[0]));
+}
