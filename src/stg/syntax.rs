@@ -265,6 +265,7 @@ impl PrimOp {
         }
     }
 
+    #[allow(clippy::should_implement_trait)]
     pub fn from_str(s: &str) -> Option<PrimOp> {
         PrimOp::ALL.into_iter().find(|op| op.as_str() == s)
     }
