@@ -77,3 +77,52 @@ pub fn flat_counters(r: &RunResult, name: &str) -> stg_run::profile::Counters {
     }
     Default::default()
 }
+
+/// Counters of the stack `path` (names from the root `MAIN`), if present.
+pub fn stack_counters(r: &RunResult, path: &[&str]) -> Option<stg_run::profile::Counters> {
+    let p = &r.profile;
+    let name = |i: u32| {
+        p.cost_centres[p.entries[i as usize].cost_centre as usize - 1]
+            .name
+            .as_str()
+    };
+    if path.first() != Some(&"MAIN") || name(0) != "MAIN" {
+        return None;
+    }
+    let mut cur = 0u32;
+    for step in &path[1..] {
+        cur = *p.entries[cur as usize]
+            .children
+            .iter()
+            .find(|&&c| name(c) == *step)?;
+    }
+    Some(p.entries[cur as usize].counters)
+}
+
+/// The stacks tree as indented lines `name entries=… ticks=…`.
+pub fn tree_text(r: &RunResult) -> String {
+    let p = &r.profile;
+    let mut out = String::new();
+    let mut work = vec![(0u32, 0usize)];
+    while let Some((i, depth)) = work.pop() {
+        let e = &p.entries[i as usize];
+        let cc = &p.cost_centres[e.cost_centre as usize - 1];
+        let c = e.counters;
+        out.push_str(&format!(
+            "{}{}.{} ticks={} words={} tail={} strict={} lazy={} curried={}\n",
+            "  ".repeat(depth),
+            p.modules[cc.module as usize - 1],
+            cc.name,
+            c.ticks,
+            c.words,
+            c.tail_calls,
+            c.strict_calls,
+            c.lazy_calls,
+            c.curried_calls
+        ));
+        for &ch in e.children.iter().rev() {
+            work.push((ch, depth + 1));
+        }
+    }
+    out
+}
