@@ -21,12 +21,12 @@ fn ghc_guide_fib_stacks_small() {
         &r.result,
         &["MAIN", "CAF", "main", "main.a", "main.f", "fib"],
     )
-    .expect(&tree_text(&r.result));
+    .unwrap_or_else(|| panic!("{}", tree_text(&r.result)));
     let g = stack_counters(
         &r.result,
         &["MAIN", "CAF", "main", "main.b", "main.g", "fib"],
     )
-    .expect(&tree_text(&r.result));
+    .unwrap_or_else(|| panic!("{}", tree_text(&r.result)));
     assert_eq!(f.strict_calls, 2 * 233 - 1, "{}", tree_text(&r.result));
     assert_eq!(g.strict_calls, 2 * 13 - 1, "{}", tree_text(&r.result));
 }

@@ -331,8 +331,7 @@ impl Heap {
     /// passes [`GROW_SHARE`] or `needed` does not fit.
     pub fn collect(&mut self, needed: usize, roots: &mut dyn Roots) -> Result<(), HeapExhausted> {
         let start = Instant::now();
-        let mut to = Vec::new();
-        to.resize(self.capacity, 0u64);
+        let mut to = vec![0u64; self.capacity];
         let mut to_bits = vec![0u64; bit_words(self.capacity)];
         let mut free = 0usize;
         let from = std::mem::take(&mut self.words);

@@ -694,10 +694,10 @@ impl<'a> Machine<'a> {
             Some(r) => r,
             None => return Ok(None),
         };
-        if let Some(limit) = self.max_steps {
-            if self.steps >= limit {
-                return Err(self.error(ErrorKind::StepLimit { limit }, rule.name(), None));
-            }
+        if let Some(limit) = self.max_steps
+            && self.steps >= limit
+        {
+            return Err(self.error(ErrorKind::StepLimit { limit }, rule.name(), None));
         }
         if let Some(fmt) = self.trace {
             let line = self.trace_line(rule, fmt);
@@ -941,15 +941,14 @@ impl<'a> Machine<'a> {
             alts: AltsKind::Alg(alts),
             ..
         } = &self.code.expr(cont.case).code
+            && let Some(alt) = alts.iter().find(|a| a.con == c)
         {
-            if let Some(alt) = alts.iter().find(|a| a.con == c) {
-                for (slot, w) in alt.binds.iter().zip(ws) {
-                    if let Some(s) = cont.env.get_mut(*slot as usize) {
-                        *s = w;
-                    }
+            for (slot, w) in alt.binds.iter().zip(ws) {
+                if let Some(s) = cont.env.get_mut(*slot as usize) {
+                    *s = w;
                 }
-                self.s.control = Control::Eval(alt.body, cont.env);
             }
+            self.s.control = Control::Eval(alt.body, cont.env);
         }
         Ok(())
     }
@@ -1022,10 +1021,10 @@ impl<'a> Machine<'a> {
     /// Rule 10: `Eval (x {})`, `x` bound to an `Int#`: `ReturnInt` its value.
     fn rule10_int_variable(&mut self) -> Result<(), RuntimeError> {
         let (e, env) = self.take_eval();
-        if let ExprCode::App { fun, .. } = &self.code.expr(e).code {
-            if let Value::Int(k) = self.lookup(&env, *fun) {
-                self.s.control = Control::ReturnInt(k);
-            }
+        if let ExprCode::App { fun, .. } = &self.code.expr(e).code
+            && let Value::Int(k) = self.lookup(&env, *fun)
+        {
+            self.s.control = Control::ReturnInt(k);
         }
         Ok(())
     }
@@ -1041,10 +1040,9 @@ impl<'a> Machine<'a> {
             alts: AltsKind::Prim(alts),
             ..
         } = &self.code.expr(cont.case).code
+            && let Some((_, body)) = alts.iter().find(|a| a.0 == k)
         {
-            if let Some((_, body)) = alts.iter().find(|a| a.0 == k) {
-                self.s.control = Control::Eval(*body, cont.env);
-            }
+            self.s.control = Control::Eval(*body, cont.env);
         }
         Ok(())
     }
