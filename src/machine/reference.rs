@@ -1542,9 +1542,29 @@ impl<'a> Machine<'a> {
                 } else {
                     None
                 };
+                // Synthetic code (the initial `main {}`, partial applications,
+                // constructor values) has no source text.
+                let vars = |n: usize, from: usize| {
+                    (from..from + n)
+                        .map(|i| format!("x{i}"))
+                        .collect::<Vec<_>>()
+                        .join(",")
+                };
                 let src = src.unwrap_or_else(|| match &node.code {
-                    ExprCode::App { args, .. } => format!("f {{{} args}}", args.len()),
-                    ExprCode::Con { con, .. } => format!("{} {{..}}", self.code.con_name(*con)),
+                    ExprCode::App {
+                        fun: VarRef::Global(g),
+                        args,
+                    } => {
+                        format!(
+                            "{} {{{}}}",
+                            self.code.globals[*g as usize].name,
+                            vars(args.len(), 1)
+                        )
+                    }
+                    ExprCode::App { args, .. } => format!("f {{{}}}", vars(args.len(), 1)),
+                    ExprCode::Con { con, args } => {
+                        format!("{} {{{}}}", self.code.con_name(*con), vars(args.len(), 0))
+                    }
                     _ => "<expr>".to_string(),
                 });
                 let short: String = src.chars().take(48).collect();
