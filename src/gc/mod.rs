@@ -153,6 +153,10 @@ pub struct Heap {
     capacity: usize,
     /// Upper bound on `capacity` (from `--max-heap`).
     max_words: usize,
+    /// The other semi-space, kept between collections (its contents are
+    /// garbage; only its bitmap is cleared before use).
+    spare: Vec<Word>,
+    spare_bits: Vec<u64>,
     pub stats: HeapStats,
 }
 
@@ -171,6 +175,8 @@ impl Heap {
             hp: 0,
             capacity,
             max_words,
+            spare: Vec::new(),
+            spare_bits: Vec::new(),
             stats: HeapStats::default(),
         }
     }
@@ -331,8 +337,11 @@ impl Heap {
     /// passes [`GROW_SHARE`] or `needed` does not fit.
     pub fn collect(&mut self, needed: usize, roots: &mut dyn Roots) -> Result<(), HeapExhausted> {
         let start = Instant::now();
-        let mut to = vec![0u64; self.capacity];
-        let mut to_bits = vec![0u64; bit_words(self.capacity)];
+        let mut to = std::mem::take(&mut self.spare);
+        to.resize(self.capacity, 0);
+        let mut to_bits = std::mem::take(&mut self.spare_bits);
+        to_bits.clear();
+        to_bits.resize(bit_words(self.capacity), 0);
         let mut free = 0usize;
         let from = std::mem::take(&mut self.words);
         let mut from = from;
@@ -416,7 +425,6 @@ impl Heap {
             }
             scan += 1;
         }
-        drop(from);
         let live = free;
         self.stats.collections += 1;
         self.stats.bytes_copied += live as u64 * 8;
@@ -436,6 +444,12 @@ impl Heap {
         self.words = to;
         self.ptr_bits = to_bits;
         self.hp = live;
+        // Keep the old space for the next collection, unless it is much
+        // larger than needed.
+        if from.len() <= self.capacity {
+            self.spare = from;
+            self.spare_bits = from_bits;
+        }
         self.stats.gc_time += start.elapsed();
         if live + needed > self.capacity {
             return Err(HeapExhausted {
