@@ -70,3 +70,37 @@ fn programs_gc_stress() {
         true,
     );
 }
+
+/// Collection is invisible: with a collection at every allocation the
+/// profile (every counter) is the same as without, in both modes.
+#[test]
+fn gc_stress_does_not_change_profiles() {
+    for name in [
+        "scc_pair",
+        "nested_scc_map",
+        "pap_update",
+        "single_entry",
+        "mergesort",
+    ] {
+        let text = std::fs::read_to_string(format!("programs/{name}.stg")).unwrap();
+        for base in [flat(), stacks()] {
+            let a = run_text(name, &text, true, AutoCc::Top, &base);
+            let b = run_text(
+                name,
+                &text,
+                true,
+                AutoCc::Top,
+                &RunOptions {
+                    gc_stress: true,
+                    ..base.clone()
+                },
+            );
+            assert_eq!(a.out, b.out, "{name}");
+            assert_eq!(a.result.profile, b.result.profile, "{name}");
+            assert!(
+                b.result.stats.collections > a.result.stats.collections,
+                "{name}"
+            );
+        }
+    }
+}

@@ -29,7 +29,8 @@
 //! short-circuited: a reference to an indirection is replaced by a reference
 //! to its target, so indirections never survive a collection. After a
 //! collection the space grows (doubling) when live data passes
-//! [`GROW_SHARE`] of it, never beyond the `--max-heap` limit; if the live
+//! [`GROW_SHARE`] of it, never beyond half the `--max-heap` limit (two
+//! semi-spaces must fit in it); if the live
 //! data plus the request do not fit under that limit, allocation fails with
 //! [`HeapExhausted`].
 
@@ -165,9 +166,10 @@ fn bit_words(n: usize) -> usize {
 }
 
 impl Heap {
-    /// A heap whose semi-space may grow up to `max_bytes`.
+    /// A heap of at most `max_bytes` in all: each of the two semi-spaces
+    /// may grow up to half of it (like GHC's `-M`, the copying reserve counts).
     pub fn new(max_bytes: u64) -> Heap {
-        let max_words = ((max_bytes / 8) as usize).max(16);
+        let max_words = ((max_bytes / 16) as usize).max(16);
         let capacity = INITIAL_WORDS.min(max_words);
         Heap {
             words: vec![0; capacity],
@@ -189,8 +191,9 @@ impl Heap {
         self.hp
     }
 
+    /// The limit as given (both semi-spaces).
     pub fn max_bytes(&self) -> u64 {
-        self.max_words as u64 * 8
+        self.max_words as u64 * 16
     }
 
     /// Bump-allocate `2 + max(1, n)` words (the caller has made room with
@@ -455,7 +458,7 @@ impl Heap {
             return Err(HeapExhausted {
                 live_bytes: live as u64 * 8,
                 requested_bytes: needed as u64 * 8,
-                limit_bytes: self.max_words as u64 * 8,
+                limit_bytes: self.max_words as u64 * 16,
             });
         }
         Ok(())
@@ -545,7 +548,7 @@ mod tests {
 
     #[test]
     fn exhaustion_is_an_error() {
-        let mut h = Heap::new(64 * 8);
+        let mut h = Heap::new(64 * 16);
         let mut r = R(vec![]);
         let mut failed = false;
         for _ in 0..100 {
