@@ -249,3 +249,46 @@ main = {} \\u {} ->
     assert!(r.result.error.is_none(), "{:?}", r.result.error);
     assert_eq!(r.out, "500000500000\n");
 }
+
+/// Stacks mode, rule 17a: the partial application built under `mk` is
+/// applied by 17a's own continuation, which appends its captured stack
+/// (`... > m > mk`) to the demanding one (`... > m > use`): add runs under
+/// `MAIN > CAF > m > use > mk > add`.
+#[test]
+fn stacks_17a_continuation_appends_pap_stack() {
+    let src = "add = {} \\r {a, b} -> scc \"add\" (case +# {a, b} of r -> I# {r})
+main = {} \\u {} ->
+  scc \"m\" (let p = {} \\u {} -> scc \"mk\" (add {1#})
+           in scc \"use\" (p {2#}))
+";
+    let r = run_text("t.stg", src, false, AutoCc::None, &stacks());
+    assert_eq!(r.out, "3\n");
+    let tree = tree_text(&r.result);
+    let add = stack_counters(&r.result, &["MAIN", "CAF", "m", "use", "mk", "add"])
+        .unwrap_or_else(|| panic!("{tree}"));
+    assert_eq!(add.strict_calls, 1, "{tree}");
+    // The PAP was built (17a) under m > mk, which also received the lazy call.
+    let mk =
+        stack_counters(&r.result, &["MAIN", "CAF", "m", "mk"]).unwrap_or_else(|| panic!("{tree}"));
+    assert_eq!(mk.curried_calls, 1, "{tree}");
+    let m = stack_counters(&r.result, &["MAIN", "CAF", "m"]).unwrap_or_else(|| panic!("{tree}"));
+    assert_eq!(m.lazy_calls, 1, "entering p made m current: {tree}");
+}
+
+/// A user binding hides a Prelude binding for user code only; Prelude
+/// code keeps using its own.
+#[test]
+fn user_bindings_hide_prelude_bindings_for_user_code_only() {
+    let src = "one = {} \\r {} -> I# {1#}
+three = {} \\r {} -> I# {3#}
+foldl' = {} \\r {k, z, xs} -> Hidden {}
+main = {} \\u {} ->
+  let l = {} \\u {} -> enumFromTo {one, three}
+  in let s = {l} \\u {} -> sum {l}
+         h = {l} \\u {} -> foldl' {one, one, l}
+     in P {s, h}
+";
+    let r = run_text("t.stg", src, true, AutoCc::None, &flat());
+    assert!(r.result.error.is_none(), "{:?}", r.result.error);
+    assert_eq!(r.out, "P 6 Hidden\n");
+}
