@@ -63,7 +63,9 @@ pub struct Profile {
     pub entries: Vec<Entry>,
 }
 
+pub mod cost_centre;
 pub mod dump;
 pub mod format;
 pub mod report;
+pub mod stacks;
 mod tree;

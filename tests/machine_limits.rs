@@ -1,0 +1,155 @@
+//! Limits (--max-steps, --max-heap, --max-stack) stop the run with an error
+//! naming the limit and the flag; the profile so far is still built; a
+//! function value prints as `<function>`; stats and JSON trace render.
+
+mod machine_common;
+use machine_common::*;
+use stg_run::machine::{CostCentreMode, ErrorKind, RunOptions, TraceFormat};
+use stg_run::stg::auto_cc::AutoCc;
+
+const LONG: &str = "one = {} \\r {} -> I# {1#}
+big = {} \\r {} -> I# {100000#}
+zero = {} \\r {} -> I# {0#}
+main = {} \\u {} ->
+  let l = {} \\u {} -> enumFromTo {one, big}
+  in case length {l} of
+       I# {n} -> scc \"fold\" (foldr {plusInt, zero, l})
+";
+
+#[test]
+fn step_limit() {
+    let r = run_text(
+        "t.stg",
+        LONG,
+        true,
+        AutoCc::None,
+        &RunOptions {
+            max_steps: Some(1000),
+            ..flat()
+        },
+    );
+    let e = r.result.error.expect("stops");
+    assert_eq!(e.kind, ErrorKind::StepLimit { limit: 1000 });
+    assert_eq!(e.step, 1000);
+    assert!(e.to_string().contains("--max-steps"), "{e}");
+    let total: u64 = r
+        .result
+        .profile
+        .entries
+        .iter()
+        .map(|e| e.counters.ticks)
+        .sum();
+    assert_eq!(total, 1000, "the profile so far is built");
+}
+
+#[test]
+fn heap_limit() {
+    let r = run_text(
+        "t.stg",
+        LONG,
+        true,
+        AutoCc::None,
+        &RunOptions {
+            max_heap: Some(256 * 1024),
+            ..flat()
+        },
+    );
+    let e = r.result.error.expect("stops");
+    assert!(
+        matches!(
+            e.kind,
+            ErrorKind::HeapLimit {
+                limit_bytes: 262144,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().contains("--max-heap"), "{e}");
+    assert!(r.result.stats.collections > 0);
+}
+
+#[test]
+fn stack_limit() {
+    let r = run_text(
+        "t.stg",
+        LONG,
+        true,
+        AutoCc::None,
+        &RunOptions {
+            max_stack: Some(64 * 1024),
+            ..stacks()
+        },
+    );
+    let e = r.result.error.expect("stops");
+    assert_eq!(e.kind, ErrorKind::StackLimit { limit_bytes: 65536 });
+    let text = e.to_string();
+    assert!(text.contains("--max-stack"), "{text}");
+    // Stacks mode names the whole stack.
+    assert!(
+        text.contains("cost centre: MAIN > t.CAF > t.fold"),
+        "{text}"
+    );
+}
+
+#[test]
+fn without_limits_it_finishes() {
+    let r = run_text("t.stg", LONG, true, AutoCc::None, &flat());
+    assert!(r.result.error.is_none(), "{:?}", r.result.error);
+    assert_eq!(r.out, "5000050000\n");
+    let s = r.result.stats.to_string();
+    assert!(s.contains("bytes allocated in the heap"), "{s}");
+    assert!(s.contains("collections"), "{s}");
+}
+
+#[test]
+fn function_result_prints_as_function() {
+    let src = "add = {} \\r {a, b} -> case +# {a, b} of r -> I# {r}
+main = {} \\u {} -> add {1#}
+";
+    let r = run_text("t.stg", src, false, AutoCc::None, &flat());
+    assert!(r.result.error.is_none(), "{:?}", r.result.error);
+    assert_eq!(r.out, "<function>\n");
+}
+
+#[test]
+fn json_trace_has_one_object_per_step() {
+    let src = "main = {} \\u {} -> let x = {} \\r {} -> I# {1#} in x {}\n";
+    let opts = RunOptions {
+        trace: Some(TraceFormat::Json),
+        cost_centres: CostCentreMode::Flat,
+        ..flat()
+    };
+    let r = run_text("t.stg", src, false, AutoCc::None, &opts);
+    let lines: Vec<&str> = r.trace.lines().collect();
+    assert_eq!(lines.len() as u64, r.result.stats.steps);
+    for (i, l) in lines.iter().enumerate() {
+        assert!(
+            l.starts_with(&format!("{{\"step\":{},\"rule\":", i + 1)),
+            "{l}"
+        );
+        assert!(l.ends_with('}'), "{l}");
+    }
+    assert!(lines[1].contains("\"rule\":\"15\""), "{}", lines[1]);
+}
+
+#[test]
+fn flat_profile_lists_every_cost_centre() {
+    let src = "main = {} \\u {} -> scc \"used\" (I# {1#})\nunused = {} \\u {} -> scc \"never\" (I# {2#})\n";
+    let r = run_text("t.stg", src, false, AutoCc::None, &flat());
+    let p = &r.result.profile;
+    let names: Vec<_> = p.cost_centres.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["MAIN", "CAF", "used", "never"]);
+    assert_eq!(p.modules, ["MAIN", "t"]);
+    assert_eq!(p.frequency, 0, "reproducible");
+    // Root MAIN; children: CAF and used (never has no cost), in id order.
+    assert_eq!(p.entries[0].cost_centre, 1);
+    let kids: Vec<u32> = p.entries[0]
+        .children
+        .iter()
+        .map(|&i| p.entries[i as usize].cost_centre)
+        .collect();
+    assert_eq!(kids, [2, 3]);
+    let ticks: u64 = p.entries.iter().map(|e| e.counters.ticks).sum();
+    assert_eq!(ticks, r.result.stats.steps, "every step is charged once");
+}
