@@ -1,1 +1,1466 @@
-//! Static checks of LANGUAGE.md "Static errors", free-variable inference and `\n` normalisation.
+//! Static checks (LANGUAGE.md, "Static errors") and the two rewrites the
+//! rest of the pipeline relies on: inferred free-variable lists and `\n`
+//! normalised to `\r`/`\s`.
+//!
+//! [`check_program`] walks every module once, left to right, with a scoped
+//! environment (a hash map from name to a stack of binders plus an undo log),
+//! so it runs in time linear in the size of the program. It never stops at
+//! the first problem: every error and warning of the run is returned.
+//!
+//! # Scoping and globals
+//!
+//! * A lambda form sees its free variables, its arguments and the globals.
+//!   Inner binders (arguments, `let`/`letrec` bindings, case pattern
+//!   variables) shadow outer locals and globals.
+//! * The module named [`PRELUDE_MODULE`] is the Prelude; every other module is
+//!   a user module. User code sees the top-level bindings of every user
+//!   module, then the Prelude's (a user binding hides a Prelude binding of the
+//!   same name; that is not a duplicate). Prelude code sees only the Prelude's
+//!   own bindings. [`Globals::resolve`] implements exactly this rule for the
+//!   later stages.
+//!
+//! # Free-variable lists
+//!
+//! * A variable of the body that resolves to a local of an enclosing scope is
+//!   a free variable of the lambda. When the `{…}` list is omitted it is
+//!   inferred; when given, a missing local is an error (pointing at the use
+//!   and at the list) and a listed local the body does not use is a warning.
+//! * A name in the list that is not a local but a global is a **warning**
+//!   ("globals are never listed"): it is harmless, since the lambda sees the
+//!   globals anyway, and it is dropped from the list. A name in the list that
+//!   is neither a local nor a global is an **error** (the lambda would capture
+//!   nothing). A name listed twice is a warning.
+//! * After checking, every lambda's `free` is `Some(list)` holding exactly the
+//!   locals its body uses, in order of first use (a left-to-right walk of the
+//!   body in which a nested lambda "uses" its own free variables at the place
+//!   it is written). A given list is replaced by this list.
+//!
+//! # Flags
+//!
+//! `\u`/`\s` with arguments and `\r` without arguments whose body is not a
+//! constructor application are errors; `\n` becomes `\r` when it has
+//! arguments or its body is a constructor application, `\s` otherwise. After
+//! a successful check no [`Flag::NonUpdatable`] remains.
+//!
+//! # Non-recursive `let`
+//!
+//! A `let` binding's lambda does not see the names of its own group. A name
+//! that would be unbound but is defined by an enclosing non-recursive group
+//! is reported as "use `letrec`". When such a name also has an outer
+//! binding (a local or a global), it refers to that binding: that is ordinary
+//! shadowing, as in ML's `let`, and is not reported.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::stg::diagnostic::Diagnostic;
+use crate::stg::syntax::{
+    Alt, Atom, Binding, Expr, ExprKind, Flag, Ident, Lambda, Module, Pattern, Program, Span,
+};
+
+/// The name of the bundled Prelude module.
+pub const PRELUDE_MODULE: &str = "Prelude";
+
+/// How many unbound-variable errors get a "did you mean" suggestion (each
+/// suggestion scans every name in scope, so it is capped to keep a program
+/// with thousands of errors linear).
+const MAX_SUGGESTIONS: usize = 200;
+
+/// Runs every static check over the whole program, rewriting free-variable
+/// lists and `\n` flags as described in the module documentation. Returns
+/// every error and warning; the program is runnable only when none of them is
+/// an error.
+pub fn check_program(program: &mut Program) -> Vec<Diagnostic> {
+    let mut checker = Checker::default();
+    checker.collect_globals(program);
+    checker.check_main(program);
+    for module in &mut program.modules {
+        checker.check_module(module);
+    }
+    checker.report_arity_mismatches();
+    checker.diags
+}
+
+/// Where a global name resolves, following the rule in the module docs.
+pub struct Globals {
+    user: HashMap<String, (usize, usize)>,
+    prelude: HashMap<String, (usize, usize)>,
+}
+
+impl Globals {
+    /// Indexes the top-level bindings of a (checked) program. When a name is
+    /// defined twice (which the checker reports), the first definition wins.
+    pub fn new(program: &Program) -> Globals {
+        let mut user = HashMap::new();
+        let mut prelude = HashMap::new();
+        for (m, module) in program.modules.iter().enumerate() {
+            let table = if is_prelude(module) {
+                &mut prelude
+            } else {
+                &mut user
+            };
+            for (b, binding) in module.bindings.iter().enumerate() {
+                table.entry(binding.name.name.clone()).or_insert((m, b));
+            }
+        }
+        Globals { user, prelude }
+    }
+
+    /// The `(module index, binding index)` that `name` denotes in code of the
+    /// module `from` (an index into `program.modules`, or any module for
+    /// which `from_prelude` says whether it is the Prelude).
+    pub fn resolve(&self, from_prelude: bool, name: &str) -> Option<(usize, usize)> {
+        if from_prelude {
+            self.prelude.get(name).copied()
+        } else {
+            self.user
+                .get(name)
+                .or_else(|| self.prelude.get(name))
+                .copied()
+        }
+    }
+}
+
+/// Whether a module is the bundled Prelude (by name).
+pub fn is_prelude(module: &Module) -> bool {
+    module.name == PRELUDE_MODULE
+}
+
+/// A local binder: an argument, a let(rec)-bound name or a pattern variable.
+struct Binder {
+    name: String,
+    span: Span,
+    /// The lambda nesting depth it is bound at (1 = the body of a top-level
+    /// binding).
+    depth: usize,
+}
+
+/// The free variables found so far for one lambda being checked.
+#[derive(Default)]
+struct Frame {
+    /// Binder ids, in order of first use.
+    free: Vec<usize>,
+    /// The first use of each, parallel to `free`.
+    first_use: Vec<Span>,
+    /// Membership for `free` once it grows large.
+    set: Option<HashSet<usize>>,
+}
+
+impl Frame {
+    fn contains(&self, id: usize) -> bool {
+        match &self.set {
+            Some(set) => set.contains(&id),
+            None => self.free.contains(&id),
+        }
+    }
+
+    fn add(&mut self, id: usize, span: Span) {
+        if self.contains(id) {
+            return;
+        }
+        self.free.push(id);
+        self.first_use.push(span);
+        if let Some(set) = &mut self.set {
+            set.insert(id);
+        } else if self.free.len() > 16 {
+            self.set = Some(self.free.iter().copied().collect());
+        }
+    }
+}
+
+enum Resolved {
+    Local(usize),
+    Global,
+    Unbound,
+}
+
+#[derive(Default)]
+struct Checker {
+    diags: Vec<Diagnostic>,
+    /// Top-level names of the user modules: first definition and its module.
+    user_globals: HashMap<String, (Span, String)>,
+    /// Top-level names of the Prelude.
+    prelude_globals: HashMap<String, Span>,
+    /// Whether the module being checked is the Prelude.
+    in_prelude: bool,
+    /// The first use of each constructor: arity and place.
+    con_arity: HashMap<String, (usize, Span)>,
+    /// Uses of a constructor with an arity other than its first use's,
+    /// grouped by (name, arity): the first such use and how many there are.
+    arity_mismatches: HashMap<(String, usize), (Span, usize)>,
+    /// The keys of `arity_mismatches` in the order found.
+    arity_mismatch_order: Vec<(String, usize)>,
+    /// Local binders of the current top-level binding, indexed by id.
+    binders: Vec<Binder>,
+    /// Name to the stack of binder ids in scope (innermost last).
+    env: HashMap<String, Vec<usize>>,
+    /// Binder ids in the order they were brought into scope, for popping.
+    scope_log: Vec<usize>,
+    /// One frame per lambda being checked, outermost first.
+    frames: Vec<Frame>,
+    /// Names of the non-recursive `let` groups whose bindings are being
+    /// checked, each with the place it is defined (innermost last).
+    /// The value is (the binding's name, the group's first binding's name).
+    pending_let: HashMap<String, Vec<(Span, Span)>>,
+    /// Groups already told to use `letrec`, by their first binding's span.
+    letrec_reported: HashSet<Span>,
+    suggestions_made: usize,
+}
+
+impl Checker {
+    // ----- globals ---------------------------------------------------------
+
+    fn collect_globals(&mut self, program: &Program) {
+        for module in &program.modules {
+            // Duplicates inside one module.
+            let mut seen: HashMap<&str, Span> = HashMap::new();
+            for binding in &module.bindings {
+                let name = binding.name.name.as_str();
+                if let Some(first) = seen.get(name) {
+                    self.diags.push(
+                        Diagnostic::error(
+                            binding.name.span,
+                            format!("`{name}` is defined twice in module `{}`", module.name),
+                        )
+                        .with_label("second definition")
+                        .with_related(*first, "first definition")
+                        .with_help(format!(
+                            "rename or remove one of the two definitions of `{name}`"
+                        )),
+                    );
+                    continue;
+                }
+                seen.insert(name, binding.name.span);
+                if is_prelude(module) {
+                    self.prelude_globals
+                        .entry(name.to_string())
+                        .or_insert(binding.name.span);
+                    continue;
+                }
+                match self.user_globals.get(name) {
+                    Some((first, first_module)) => {
+                        self.diags.push(
+                            Diagnostic::error(
+                                binding.name.span,
+                                format!(
+                                    "`{name}` is defined in both module `{first_module}` and module `{}`",
+                                    module.name
+                                ),
+                            )
+                            .with_label(format!("defined again in module `{}`", module.name))
+                            .with_related(*first, format!("first defined in module `{first_module}`"))
+                            .with_help(format!(
+                                "top-level names are global across all modules: rename one of the two `{name}`s"
+                            )),
+                        );
+                    }
+                    None => {
+                        self.user_globals
+                            .insert(name.to_string(), (binding.name.span, module.name.clone()));
+                    }
+                }
+            }
+        }
+    }
+
+    fn check_main(&mut self, program: &Program) {
+        let user_modules: Vec<&Module> =
+            program.modules.iter().filter(|m| !is_prelude(m)).collect();
+        let main = user_modules
+            .iter()
+            .flat_map(|m| m.bindings.iter())
+            .find(|b| b.name.name == "main");
+        match main {
+            None => {
+                let file = user_modules
+                    .first()
+                    .copied()
+                    .or(program.modules.first())
+                    .map_or(0, |m| m.file);
+                let names: Vec<String> = user_modules
+                    .iter()
+                    .map(|m| format!("`{}`", m.name))
+                    .collect();
+                let message = if names.is_empty() {
+                    "no user module, so there is no `main` to run".to_string()
+                } else {
+                    format!("no `main` is defined in {}", names.join(", "))
+                };
+                self.diags.push(
+                    Diagnostic::error(Span::new(file, 0, 0), message)
+                        .with_label("`main` is looked for in the user's modules")
+                        .with_help(
+                            "define the program's entry point, e.g. `main = {} \\u {} -> ...`: the run evaluates `main` and prints its value",
+                        ),
+                );
+            }
+            Some(main) if !main.lambda.args.is_empty() => {
+                let args = &main.lambda.args;
+                let span = args[0].span.to(args[args.len() - 1].span);
+                self.diags.push(
+                    Diagnostic::error(span, "`main` must not take arguments")
+                        .with_label(format!("`main` takes {} here", plural(args.len(), "argument")))
+                        .with_related(main.name.span, "`main` is defined here")
+                        .with_help(
+                            "the run evaluates `main` with no arguments: make it a thunk, e.g. `main = {} \\u {} -> ...`",
+                        ),
+                );
+            }
+            Some(_) => {}
+        }
+    }
+
+    fn is_global(&self, name: &str) -> bool {
+        self.prelude_globals.contains_key(name)
+            || (!self.in_prelude && self.user_globals.contains_key(name))
+    }
+
+    // ----- modules and bindings -------------------------------------------
+
+    fn check_module(&mut self, module: &mut Module) {
+        self.in_prelude = is_prelude(module);
+        for binding in &mut module.bindings {
+            self.binders.clear();
+            self.env.clear();
+            self.scope_log.clear();
+            self.frames.clear();
+            self.pending_let.clear();
+            self.check_lambda(&binding.name, &mut binding.lambda);
+        }
+    }
+
+    /// Brings a binder into scope at the current lambda depth.
+    fn bind(&mut self, ident: &Ident) -> usize {
+        let id = self.binders.len();
+        self.binders.push(Binder {
+            name: ident.name.clone(),
+            span: ident.span,
+            depth: self.frames.len(),
+        });
+        match self.env.get_mut(ident.name.as_str()) {
+            Some(stack) => stack.push(id),
+            None => {
+                self.env.insert(ident.name.clone(), vec![id]);
+            }
+        }
+        self.scope_log.push(id);
+        id
+    }
+
+    /// Pops every binder brought into scope since `mark`.
+    fn unbind_to(&mut self, mark: usize) {
+        while self.scope_log.len() > mark {
+            let id = self.scope_log.pop().unwrap_or_default();
+            if let Some(stack) = self.env.get_mut(self.binders[id].name.as_str()) {
+                stack.pop();
+            }
+        }
+    }
+
+    fn lookup_local(&self, name: &str) -> Option<usize> {
+        self.env.get(name).and_then(|s| s.last().copied())
+    }
+
+    /// Reports a group of binders that bind the same name twice. In
+    /// `message` and `help`, `{name}` stands for the name.
+    fn check_distinct(&mut self, idents: &[Ident], message: &str, help: &str) {
+        if idents.len() < 2 {
+            return;
+        }
+        let mut seen: HashMap<&str, Span> = HashMap::with_capacity(idents.len());
+        for ident in idents {
+            if let Some(first) = seen.get(ident.name.as_str()) {
+                self.diags.push(
+                    Diagnostic::error(ident.span, message.replace("{name}", &ident.name))
+                        .with_label("bound again here")
+                        .with_related(*first, "first bound here")
+                        .with_help(help.replace("{name}", &ident.name)),
+                );
+            } else {
+                seen.insert(&ident.name, ident.span);
+            }
+        }
+    }
+
+    fn check_flag(&mut self, name: &Ident, lambda: &mut Lambda) {
+        let has_args = !lambda.args.is_empty();
+        let con_body = matches!(lambda.body.kind, ExprKind::Con { .. });
+        match lambda.flag {
+            Flag::Updatable | Flag::SingleEntry if has_args => {
+                let args = &lambda.args;
+                let span = args[0].span.to(args[args.len() - 1].span);
+                let (flag, what) = if lambda.flag == Flag::Updatable {
+                    ("\\u", "an updatable thunk")
+                } else {
+                    ("\\s", "a single-entry thunk")
+                };
+                self.diags.push(
+                    Diagnostic::error(
+                        span,
+                        format!(
+                            "`{}` is marked `{flag}` ({what}) but takes arguments",
+                            name.name
+                        ),
+                    )
+                    .with_label("a thunk takes no arguments")
+                    .with_related(name.span, "in this binding")
+                    .with_help("a function is re-entrant: write `\\r` instead"),
+                );
+            }
+            Flag::Reentrant if !has_args && !con_body => {
+                self.diags.push(
+                    Diagnostic::error(
+                        lambda.body.span,
+                        format!(
+                            "`{}` is marked `\\r` with no arguments, but its body is not a constructor application",
+                            name.name
+                        ),
+                    )
+                    .with_label("this needs evaluating, so the closure is a thunk")
+                    .with_related(name.span, "in this binding")
+                    .with_help(
+                        "`\\r` without arguments is only for values already in head normal form (`C {...}`): use `\\u` for a thunk that is updated, or `\\s` for one entered at most once",
+                    ),
+                );
+            }
+            Flag::NonUpdatable => {
+                lambda.flag = if has_args || con_body {
+                    Flag::Reentrant
+                } else {
+                    Flag::SingleEntry
+                };
+            }
+            _ => {}
+        }
+    }
+
+    /// Checks one lambda form bound to `name`, in the current scope (which
+    /// holds the locals of the enclosing lambdas), and fills in its free list.
+    fn check_lambda(&mut self, name: &Ident, lambda: &mut Lambda) {
+        self.check_flag(name, lambda);
+
+        // Resolve the given free list in the enclosing scope.
+        let mut declared: Vec<(usize, Span)> = Vec::new();
+        let mut list_span = None;
+        if let Some(list) = &lambda.free {
+            let start = lambda.span.start as usize;
+            list_span = Some(match list.last() {
+                Some(last) => Span::new(lambda.span.file, start, last.span.end as usize + 1),
+                None => Span::new(lambda.span.file, start, start + 1),
+            });
+            for ident in list {
+                match self.lookup_local(&ident.name) {
+                    Some(id) => {
+                        if let Some((_, first)) = declared.iter().find(|(d, _)| *d == id) {
+                            self.diags.push(
+                                Diagnostic::warning(
+                                    ident.span,
+                                    format!("free variable `{}` is listed twice", ident.name),
+                                )
+                                .with_label("listed again here")
+                                .with_related(*first, "first listed here")
+                                .with_help("remove the second one"),
+                            );
+                        } else {
+                            declared.push((id, ident.span));
+                        }
+                    }
+                    None if self.is_global(&ident.name) => {
+                        self.diags.push(
+                            Diagnostic::warning(
+                                ident.span,
+                                format!(
+                                    "`{}` is a global, and globals are never listed as free variables",
+                                    ident.name
+                                ),
+                            )
+                            .with_label("global listed as a free variable")
+                            .with_help(format!(
+                                "remove `{}` from the list; the lambda sees every global anyway",
+                                ident.name
+                            )),
+                        );
+                    }
+                    None => {
+                        if !self.report_let_self_reference(ident) {
+                            let mut diag = Diagnostic::error(
+                                ident.span,
+                                format!("free variable `{}` is not bound here", ident.name),
+                            )
+                            .with_label("no local or global of this name is in scope")
+                            .with_help(format!(
+                                "remove `{}` from the free-variable list, or bind it in an enclosing lambda, `let` or case alternative",
+                                ident.name
+                            ));
+                            if let Some(close) = self.suggest(&ident.name) {
+                                diag.help = Some(format!(
+                                    "did you mean `{close}`? Otherwise remove `{}` from the list",
+                                    ident.name
+                                ));
+                            }
+                            self.diags.push(diag);
+                        }
+                    }
+                }
+            }
+        }
+
+        // The lambda's own scope: its arguments.
+        self.check_distinct(
+            &lambda.args,
+            "duplicate argument `{name}`",
+            "each argument needs its own name: rename one of the two `{name}`s",
+        );
+        self.frames.push(Frame::default());
+        let mark = self.scope_log.len();
+        for arg in &lambda.args {
+            self.bind(arg);
+        }
+        self.check_expr(&mut lambda.body);
+        self.unbind_to(mark);
+        let frame = self.frames.pop().unwrap_or_default();
+
+        // Compare with the given list.
+        if let Some(list_span) = list_span {
+            for (i, &id) in frame.free.iter().enumerate() {
+                if declared.iter().any(|(d, _)| *d == id) {
+                    continue;
+                }
+                let var = &self.binders[id].name;
+                let mut fixed: Vec<String> = lambda
+                    .free
+                    .iter()
+                    .flatten()
+                    .map(|v| v.name.clone())
+                    .collect();
+                fixed.push(var.clone());
+                self.diags.push(
+                    Diagnostic::error(
+                        frame.first_use[i],
+                        format!(
+                            "`{var}` is used in `{}` but missing from its free-variable list",
+                            name.name
+                        ),
+                    )
+                    .with_label(format!("`{var}` is used here"))
+                    .with_related(list_span, format!("`{var}` is not in this list"))
+                    .with_related(
+                        self.binders[id].span,
+                        format!("`{var}` is bound here, outside the lambda"),
+                    )
+                    .with_help(format!(
+                        "add it to the list: `{{{}}}`, or omit the list to have it inferred",
+                        fixed.join(", ")
+                    )),
+                );
+            }
+            for &(id, span) in &declared {
+                if !frame.contains(id) {
+                    self.diags.push(
+                        Diagnostic::warning(
+                            span,
+                            format!(
+                                "declared but unused free variable `{}` in `{}`",
+                                self.binders[id].name, name.name
+                            ),
+                        )
+                        .with_label("the body never uses it")
+                        .with_help("remove it from the free-variable list"),
+                    );
+                }
+            }
+        }
+
+        // The free variables of this lambda are uses in the enclosing one.
+        let depth = self.frames.len();
+        if let Some(parent) = self.frames.last_mut() {
+            for (i, &id) in frame.free.iter().enumerate() {
+                if self.binders[id].depth < depth {
+                    parent.add(id, frame.first_use[i]);
+                }
+            }
+        }
+
+        let free = frame
+            .free
+            .iter()
+            .enumerate()
+            .map(|(i, &id)| {
+                let span = declared
+                    .iter()
+                    .find(|(d, _)| *d == id)
+                    .map_or(frame.first_use[i], |(_, s)| *s);
+                Ident::new(self.binders[id].name.clone(), span)
+            })
+            .collect();
+        lambda.free = Some(free);
+    }
+
+    // ----- expressions ------------------------------------------------------
+
+    fn check_expr(&mut self, expr: &mut Expr) {
+        let span = expr.span;
+        match &mut expr.kind {
+            ExprKind::Let {
+                rec,
+                bindings,
+                body,
+            } => {
+                let names: Vec<Ident> = bindings.iter().map(|b| b.name.clone()).collect();
+                self.check_distinct(
+                    &names,
+                    if *rec {
+                        "`{name}` is defined twice in one `letrec` group"
+                    } else {
+                        "`{name}` is defined twice in one `let` group"
+                    },
+                    "a group binds each name once: rename or remove one of the two `{name}`s",
+                );
+                let mark = self.scope_log.len();
+                if *rec {
+                    for b in bindings.iter() {
+                        self.bind(&b.name);
+                    }
+                    for b in bindings.iter_mut() {
+                        self.check_binding(b);
+                    }
+                } else {
+                    let group = bindings.first().map_or(span, |b| b.name.span);
+                    for b in bindings.iter() {
+                        self.pending_let
+                            .entry(b.name.name.clone())
+                            .or_default()
+                            .push((b.name.span, group));
+                    }
+                    for b in bindings.iter_mut() {
+                        self.check_binding(b);
+                    }
+                    for b in bindings.iter() {
+                        if let Some(stack) = self.pending_let.get_mut(b.name.name.as_str()) {
+                            stack.pop();
+                        }
+                    }
+                    for b in bindings.iter() {
+                        self.bind(&b.name);
+                    }
+                }
+                self.check_expr(body);
+                self.unbind_to(mark);
+            }
+            ExprKind::Case { scrutinee, alts } => {
+                self.check_expr(scrutinee);
+                self.check_alts(span, alts);
+                for alt in alts.iter_mut() {
+                    let mark = self.scope_log.len();
+                    match &alt.pattern {
+                        Pattern::Con { con, vars } => {
+                            self.check_con_arity(con, vars.len());
+                            self.check_distinct(
+                                vars,
+                                "pattern variable `{name}` is bound twice in one alternative",
+                                "each field needs its own name: rename one of the two `{name}`s (an ignored field still needs a fresh name, such as `_1`)",
+                            );
+                            for v in vars {
+                                self.bind(v);
+                            }
+                        }
+                        Pattern::Var(v) => {
+                            self.bind(v);
+                        }
+                        Pattern::Lit(..) | Pattern::Default(_) => {}
+                    }
+                    self.check_expr(&mut alt.body);
+                    self.unbind_to(mark);
+                }
+            }
+            ExprKind::Scc { body, .. } => self.check_expr(body),
+            ExprKind::App { fun, args } => {
+                self.use_var(fun);
+                self.check_atoms(args);
+            }
+            ExprKind::Con { con, args } => {
+                self.check_con_arity(con, args.len());
+                self.check_atoms(args);
+            }
+            ExprKind::Prim { op, args, .. } => {
+                if args.len() != op.arity() {
+                    let expected = op.arity();
+                    let example = if expected == 1 { "{x}" } else { "{x, y}" };
+                    self.diags.push(
+                        Diagnostic::error(
+                            span,
+                            format!(
+                                "`{}` takes {expected} argument{}, but is given {}",
+                                op.as_str(),
+                                if expected == 1 { "" } else { "s" },
+                                args.len()
+                            ),
+                        )
+                        .with_label(format!("applied to {}", plural(args.len(), "argument")))
+                        .with_help(format!(
+                            "a primitive is always saturated: write `{} {example}`",
+                            op.as_str()
+                        )),
+                    );
+                }
+                self.check_atoms(args);
+            }
+            ExprKind::Lit(_) => {}
+        }
+    }
+
+    fn check_binding(&mut self, binding: &mut Binding) {
+        let Binding { name, lambda } = binding;
+        self.check_lambda(name, lambda);
+    }
+
+    fn check_atoms(&mut self, atoms: &[Atom]) {
+        for atom in atoms {
+            if let Atom::Var(v) = atom {
+                self.use_var(v);
+            }
+        }
+    }
+
+    fn check_con_arity(&mut self, con: &Ident, arity: usize) {
+        match self.con_arity.get(con.name.as_str()) {
+            Some(&(first, _)) if first != arity => {
+                let key = (con.name.clone(), arity);
+                match self.arity_mismatches.get_mut(&key) {
+                    Some((_, count)) => *count += 1,
+                    None => {
+                        self.arity_mismatches.insert(key.clone(), (con.span, 1));
+                        self.arity_mismatch_order.push(key);
+                    }
+                }
+            }
+            Some(_) => {}
+            None => {
+                self.con_arity.insert(con.name.clone(), (arity, con.span));
+            }
+        }
+    }
+
+    /// One error per constructor and wrong arity, at its first use, naming
+    /// the first use of the constructor and how many uses are affected.
+    fn report_arity_mismatches(&mut self) {
+        for key in std::mem::take(&mut self.arity_mismatch_order) {
+            let (name, arity) = &key;
+            let Some(&(span, count)) = self.arity_mismatches.get(&key) else {
+                continue;
+            };
+            let Some(&(first, first_span)) = self.con_arity.get(name) else {
+                continue;
+            };
+            let fields = |n: usize| plural(n, "field");
+            let more = if count > 1 {
+                format!(
+                    " (and in {} more place{})",
+                    count - 1,
+                    if count == 2 { "" } else { "s" }
+                )
+            } else {
+                String::new()
+            };
+            self.diags.push(
+                Diagnostic::error(
+                    span,
+                    format!(
+                        "constructor `{name}` is used with {} here{more} but with {} elsewhere",
+                        fields(*arity),
+                        fields(first)
+                    ),
+                )
+                .with_label(format!("{} here", fields(*arity)))
+                .with_related(first_span, format!("first used with {} here", fields(first)))
+                .with_help(format!(
+                    "every use of `{name}` must have the same number of fields; if these are different constructors, give them different names"
+                )),
+            );
+        }
+    }
+
+    /// A variable occurrence in a body.
+    fn use_var(&mut self, ident: &Ident) {
+        match self.resolve(&ident.name) {
+            Resolved::Local(id) => {
+                let depth = self.frames.len();
+                if self.binders[id].depth < depth
+                    && let Some(frame) = self.frames.last_mut()
+                {
+                    frame.add(id, ident.span);
+                }
+            }
+            Resolved::Global => {}
+            Resolved::Unbound => {
+                if self.report_let_self_reference(ident) {
+                    return;
+                }
+                let mut diag =
+                    Diagnostic::error(ident.span, format!("unbound variable `{}`", ident.name))
+                        .with_label("not an argument, free variable, local binding or global");
+                diag = match self.suggest(&ident.name) {
+                    Some(close) => diag.with_help(format!(
+                        "did you mean `{close}`? Otherwise define `{}`, at top level or in an enclosing `let`",
+                        ident.name
+                    )),
+                    None => diag.with_help(format!(
+                        "define `{}` at top level, or bind it in an enclosing lambda, `let` or case alternative",
+                        ident.name
+                    )),
+                };
+                self.diags.push(diag);
+            }
+        }
+    }
+
+    fn resolve(&self, name: &str) -> Resolved {
+        if let Some(id) = self.lookup_local(name) {
+            Resolved::Local(id)
+        } else if self.is_global(name) {
+            Resolved::Global
+        } else {
+            Resolved::Unbound
+        }
+    }
+
+    /// When an unbound name is defined by an enclosing non-recursive `let`
+    /// group, reports "use letrec" (once per group) and returns true.
+    fn report_let_self_reference(&mut self, ident: &Ident) -> bool {
+        let Some(&(def, group)) = self
+            .pending_let
+            .get(ident.name.as_str())
+            .and_then(|s| s.last())
+        else {
+            return false;
+        };
+        if self.letrec_reported.insert(group) {
+            self.diags.push(
+                Diagnostic::error(
+                    ident.span,
+                    format!(
+                        "`{}` refers to its own `let` group, but `let` is not recursive",
+                        ident.name
+                    ),
+                )
+                .with_label("used inside the group that defines it")
+                .with_related(def, "defined by this non-recursive `let`")
+                .with_help("use `letrec` instead of `let` for bindings that refer to each other or themselves"),
+            );
+        }
+        true
+    }
+
+    /// A name in scope close to `name`, if there is one.
+    fn suggest(&mut self, name: &str) -> Option<String> {
+        if self.suggestions_made >= MAX_SUGGESTIONS {
+            return None;
+        }
+        self.suggestions_made += 1;
+        // One edit per three characters: `xss` may be `xs`, but `y` is not `f`.
+        let limit = name.chars().count() / 3;
+        if limit == 0 {
+            return None;
+        }
+        let locals = self
+            .env
+            .iter()
+            .filter(|(_, stack)| !stack.is_empty())
+            .map(|(n, _)| n.as_str());
+        let prelude = self.prelude_globals.keys().map(String::as_str);
+        let user = self
+            .user_globals
+            .keys()
+            .filter(|_| !self.in_prelude)
+            .map(String::as_str);
+        locals
+            .chain(prelude)
+            .chain(user)
+            .filter(|c| *c != name)
+            .filter_map(|c| {
+                let d = edit_distance(name, c, limit)?;
+                Some((d, c))
+            })
+            .min()
+            .map(|(_, c)| c.to_string())
+    }
+
+    // ----- case alternatives ------------------------------------------------
+
+    fn check_alts(&mut self, case_span: Span, alts: &[Alt]) {
+        let first_con = alts
+            .iter()
+            .find(|a| matches!(a.pattern, Pattern::Con { .. }));
+        let first_lit = alts.iter().find(|a| matches!(a.pattern, Pattern::Lit(..)));
+        if let (Some(con), Some(lit)) = (first_con, first_lit) {
+            let (later, earlier, later_kind, earlier_kind) = if con.span.start > lit.span.start {
+                (con, lit, "constructor", "literal")
+            } else {
+                (lit, con, "literal", "constructor")
+            };
+            self.diags.push(
+                Diagnostic::error(
+                    pattern_span(&later.pattern, later.span),
+                    "this case mixes constructor and literal alternatives",
+                )
+                .with_label(format!("a {later_kind} alternative"))
+                .with_related(
+                    pattern_span(&earlier.pattern, earlier.span),
+                    format!("after a {earlier_kind} alternative"),
+                )
+                .with_help(
+                    "a case scrutinises either a constructor value or an `Int#`: make every alternative match the same kind",
+                ),
+            );
+        }
+
+        let defaults: Vec<&Alt> = alts.iter().filter(|a| a.pattern.is_default()).collect();
+        if defaults.len() > 1 {
+            for extra in &defaults[1..] {
+                self.diags.push(
+                    Diagnostic::error(
+                        pattern_span(&extra.pattern, extra.span),
+                        "this case has more than one default alternative",
+                    )
+                    .with_label("another default")
+                    .with_related(
+                        pattern_span(&defaults[0].pattern, defaults[0].span),
+                        "the first default",
+                    )
+                    .with_help("keep one default alternative, as the last one"),
+                );
+            }
+        } else if let Some(default) = defaults.first()
+            && let Some(last) = alts.last()
+            && !last.pattern.is_default()
+        {
+            self.diags.push(
+                Diagnostic::error(
+                    pattern_span(&default.pattern, default.span),
+                    "the default alternative must be the last one",
+                )
+                .with_label("default before other alternatives")
+                .with_related(case_span_head(case_span), "in this case")
+                .with_help("move it to the end: alternatives after a default could never match"),
+            );
+        }
+
+        let mut cons: HashMap<&str, Span> = HashMap::new();
+        let mut lits: HashMap<i64, Span> = HashMap::new();
+        for alt in alts {
+            let (key_span, first) = match &alt.pattern {
+                Pattern::Con { con, .. } => {
+                    let first = cons.get(con.name.as_str()).copied();
+                    if first.is_none() {
+                        cons.insert(&con.name, con.span);
+                    }
+                    (
+                        con.span,
+                        first.map(|f| (f, format!("constructor `{}`", con.name))),
+                    )
+                }
+                Pattern::Lit(k, s) => {
+                    let first = lits.get(k).copied();
+                    if first.is_none() {
+                        lits.insert(*k, *s);
+                    }
+                    (*s, first.map(|f| (f, format!("literal `{k}#`"))))
+                }
+                _ => continue,
+            };
+            if let Some((first, what)) = first {
+                self.diags.push(
+                    Diagnostic::error(
+                        key_span,
+                        format!("{what} has two alternatives in this case"),
+                    )
+                    .with_label("this alternative can never match")
+                    .with_related(first, "the first alternative for it")
+                    .with_help("remove one of them, or merge their bodies"),
+                );
+            }
+        }
+    }
+}
+
+fn pattern_span(pattern: &Pattern, alt_span: Span) -> Span {
+    match pattern {
+        Pattern::Con { con, vars } => match vars.last() {
+            Some(v) => con.span.to(v.span),
+            None => con.span,
+        },
+        Pattern::Lit(_, s) | Pattern::Default(s) => *s,
+        Pattern::Var(v) => v.span,
+    }
+    .to(Span {
+        end: alt_span.start,
+        ..alt_span
+    })
+}
+
+/// The `case` keyword of a case expression's span.
+fn case_span_head(span: Span) -> Span {
+    Span {
+        end: span.start.saturating_add(4).min(span.end),
+        ..span
+    }
+}
+
+/// `1 field`, `2 fields`.
+fn plural(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// Levenshtein distance between `a` and `b` if it is at most `limit`.
+fn edit_distance(a: &str, b: &str, limit: usize) -> Option<usize> {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    if a.len().abs_diff(b.len()) > limit {
+        return None;
+    }
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        let mut row_min = cur[0];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            row_min = row_min.min(cur[j]);
+        }
+        if row_min > limit {
+            return None;
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    let d = prev[b.len()];
+    (d <= limit).then_some(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stg::syntax::PrimOp;
+    use std::cell::Cell;
+
+    thread_local!(static POS: Cell<usize> = const { Cell::new(0) });
+
+    /// A fresh span, so every node of a hand-built tree has its own place.
+    fn sp() -> Span {
+        POS.with(|p| {
+            let s = p.get();
+            p.set(s + 2);
+            Span::new(0, s, s + 1)
+        })
+    }
+    fn id(n: &str) -> Ident {
+        Ident::new(n, sp())
+    }
+    fn ex(kind: ExprKind) -> Expr {
+        Expr { kind, span: sp() }
+    }
+    fn atoms(xs: &[&str]) -> Vec<Atom> {
+        xs.iter().map(|x| Atom::Var(id(x))).collect()
+    }
+    fn app(f: &str, xs: &[&str]) -> Expr {
+        ex(ExprKind::App {
+            fun: id(f),
+            args: atoms(xs),
+        })
+    }
+    fn con(c: &str, xs: &[&str]) -> Expr {
+        ex(ExprKind::Con {
+            con: id(c),
+            args: atoms(xs),
+        })
+    }
+    fn lam(free: Option<&[&str]>, flag: Flag, args: &[&str], body: Expr) -> Lambda {
+        Lambda {
+            free: free.map(|f| f.iter().map(|x| id(x)).collect()),
+            flag,
+            args: args.iter().map(|x| id(x)).collect(),
+            body,
+            span: sp(),
+        }
+    }
+    fn bind(name: &str, lambda: Lambda) -> Binding {
+        Binding {
+            name: id(name),
+            lambda,
+        }
+    }
+    fn let_(rec: bool, bindings: Vec<Binding>, body: Expr) -> Expr {
+        ex(ExprKind::Let {
+            rec,
+            bindings,
+            body: Box::new(body),
+        })
+    }
+    fn alt(pattern: Pattern, body: Expr) -> Alt {
+        Alt {
+            pattern,
+            body,
+            span: sp(),
+        }
+    }
+    fn pcon(c: &str, xs: &[&str]) -> Pattern {
+        Pattern::Con {
+            con: id(c),
+            vars: xs.iter().map(|x| id(x)).collect(),
+        }
+    }
+    fn case(scrutinee: Expr, alts: Vec<Alt>) -> Expr {
+        ex(ExprKind::Case {
+            scrutinee: Box::new(scrutinee),
+            alts,
+        })
+    }
+    fn program(modules: Vec<(&str, Vec<Binding>)>) -> Program {
+        Program {
+            modules: modules
+                .into_iter()
+                .enumerate()
+                .map(|(i, (name, bindings))| Module {
+                    name: name.into(),
+                    file: i as u32,
+                    bindings,
+                })
+                .collect(),
+        }
+    }
+    fn main_unit() -> Binding {
+        bind(
+            "main",
+            lam(Some(&[]), Flag::Updatable, &[], con("Unit", &[])),
+        )
+    }
+    fn free_of(l: &Lambda) -> Vec<String> {
+        l.free.iter().flatten().map(|v| v.name.clone()).collect()
+    }
+    fn messages(d: &[Diagnostic]) -> Vec<String> {
+        d.iter()
+            .map(|d| {
+                format!(
+                    "{}: {}",
+                    if d.is_error() { "error" } else { "warning" },
+                    d.message
+                )
+            })
+            .collect()
+    }
+    /// The lambdas of a `let` expression's bindings.
+    fn let_lambdas(e: &Expr) -> Vec<&Lambda> {
+        match &e.kind {
+            ExprKind::Let { bindings, .. } => bindings.iter().map(|b| &b.lambda).collect(),
+            _ => panic!("not a let"),
+        }
+    }
+
+    /// The paper's `map` with its inner free lists omitted.
+    fn paper_map() -> Binding {
+        let inner = let_(
+            false,
+            vec![
+                bind("fy", lam(None, Flag::Updatable, &[], app("f", &["y"]))),
+                bind(
+                    "mfy",
+                    lam(None, Flag::Updatable, &[], app("map", &["f", "ys"])),
+                ),
+            ],
+            con("Cons", &["fy", "mfy"]),
+        );
+        let body = case(
+            app("xs", &[]),
+            vec![
+                alt(pcon("Nil", &[]), con("Nil", &[])),
+                alt(pcon("Cons", &["y", "ys"]), inner),
+            ],
+        );
+        bind(
+            "map",
+            lam(Some(&[]), Flag::NonUpdatable, &["f", "xs"], body),
+        )
+    }
+
+    #[test]
+    fn infers_free_lists_and_normalises_flags() {
+        let mut p = program(vec![("m", vec![paper_map(), main_unit()])]);
+        let d = check_program(&mut p);
+        assert!(d.is_empty(), "{:?}", messages(&d));
+        let map = &p.modules[0].bindings[0].lambda;
+        assert_eq!(map.flag, Flag::Reentrant);
+        assert_eq!(free_of(map), Vec::<String>::new());
+        let ExprKind::Case { alts, .. } = &map.body.kind else {
+            panic!()
+        };
+        let inner = let_lambdas(&alts[1].body);
+        assert_eq!(free_of(inner[0]), ["f", "y"]);
+        assert_eq!(free_of(inner[1]), ["f", "ys"]);
+    }
+
+    #[test]
+    fn free_variables_propagate_through_nested_lambdas_in_first_use_order() {
+        // main = \u {} -> let a = .. ; b = .. in
+        //   let g = \u {} -> let h = \u {} -> f {b, a} in h {} in g {}
+        let h = bind("h", lam(None, Flag::Updatable, &[], app("f", &["b", "a"])));
+        let g = bind(
+            "g",
+            lam(
+                None,
+                Flag::Updatable,
+                &[],
+                let_(false, vec![h], app("h", &[])),
+            ),
+        );
+        let body = let_(
+            false,
+            vec![
+                bind("a", lam(None, Flag::Reentrant, &[], con("A", &[]))),
+                bind("b", lam(None, Flag::NonUpdatable, &[], con("B", &[]))),
+            ],
+            let_(false, vec![g], app("g", &[])),
+        );
+        let f = bind("f", lam(None, Flag::Reentrant, &["x", "y"], app("x", &[])));
+        let mut p = program(vec![(
+            "m",
+            vec![f, bind("main", lam(None, Flag::Updatable, &[], body))],
+        )]);
+        let d = check_program(&mut p);
+        assert!(d.is_empty(), "{:?}", messages(&d));
+        let ExprKind::Let { body, .. } = &p.modules[0].bindings[1].lambda.body.kind else {
+            panic!()
+        };
+        let g = let_lambdas(body)[0];
+        assert_eq!(free_of(g), ["b", "a"]);
+        let ExprKind::Let { bindings, .. } = &g.body.kind else {
+            panic!()
+        };
+        assert_eq!(free_of(&bindings[0].lambda), ["b", "a"]);
+        assert_eq!(
+            free_of(&p.modules[0].bindings[0].lambda),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn missing_stray_and_global_free_variables() {
+        let inner = let_(
+            false,
+            vec![bind(
+                "t",
+                lam(
+                    Some(&["x", "z", "g"]),
+                    Flag::Updatable,
+                    &[],
+                    app("g", &["x", "y"]),
+                ),
+            )],
+            app("t", &[]),
+        );
+        let g = bind("g", lam(None, Flag::Reentrant, &["x", "y", "z"], inner));
+        let mut p = program(vec![("m", vec![g, main_unit()])]);
+        let d = messages(&check_program(&mut p));
+        assert_eq!(
+            d,
+            [
+                "warning: `g` is a global, and globals are never listed as free variables",
+                "error: `y` is used in `t` but missing from its free-variable list",
+                "warning: declared but unused free variable `z` in `t`",
+            ]
+        );
+        // The list is rewritten to what the body uses.
+        let ExprKind::Let { bindings, .. } = &p.modules[0].bindings[0].lambda.body.kind else {
+            panic!()
+        };
+        assert_eq!(free_of(&bindings[0].lambda), ["x", "y"]);
+    }
+
+    #[test]
+    fn shadowing_a_global_makes_a_free_variable() {
+        // f = \r {map} -> let t = \u {} -> map {} in t {}: `map` is the argument.
+        let inner = let_(
+            false,
+            vec![bind("t", lam(None, Flag::Updatable, &[], app("map", &[])))],
+            app("t", &[]),
+        );
+        let mut p = program(vec![(
+            "m",
+            vec![
+                paper_map(),
+                bind("f", lam(None, Flag::Reentrant, &["map"], inner)),
+                main_unit(),
+            ],
+        )]);
+        assert!(check_program(&mut p).is_empty());
+        let ExprKind::Let { bindings, .. } = &p.modules[0].bindings[1].lambda.body.kind else {
+            panic!()
+        };
+        assert_eq!(free_of(&bindings[0].lambda), ["map"]);
+    }
+
+    #[test]
+    fn let_is_not_recursive_but_letrec_is() {
+        let body = |rec| {
+            let_(
+                rec,
+                vec![bind("xs", lam(None, Flag::Updatable, &[], app("xs", &[])))],
+                app("xs", &[]),
+            )
+        };
+        let mut p = program(vec![(
+            "m",
+            vec![bind("main", lam(None, Flag::Updatable, &[], body(false)))],
+        )]);
+        assert_eq!(
+            messages(&check_program(&mut p)),
+            ["error: `xs` refers to its own `let` group, but `let` is not recursive"]
+        );
+        let mut p = program(vec![(
+            "m",
+            vec![bind("main", lam(None, Flag::Updatable, &[], body(true)))],
+        )]);
+        assert!(check_program(&mut p).is_empty());
+    }
+
+    #[test]
+    fn flags_and_primitives() {
+        let prim = ex(ExprKind::Prim {
+            op: PrimOp::Add,
+            op_span: sp(),
+            args: atoms(&["x"]),
+        });
+        let mut p = program(vec![(
+            "m",
+            vec![
+                bind("a", lam(None, Flag::Updatable, &["x"], prim)),
+                bind("b", lam(None, Flag::Reentrant, &[], app("a", &[]))),
+                bind("c", lam(None, Flag::NonUpdatable, &[], app("a", &[]))),
+                main_unit(),
+            ],
+        )]);
+        let d = messages(&check_program(&mut p));
+        assert_eq!(
+            d,
+            [
+                "error: `a` is marked `\\u` (an updatable thunk) but takes arguments",
+                "error: `+#` takes 2 arguments, but is given 1",
+                "error: `b` is marked `\\r` with no arguments, but its body is not a constructor application",
+            ]
+        );
+        assert_eq!(p.modules[0].bindings[2].lambda.flag, Flag::SingleEntry);
+    }
+
+    #[test]
+    fn globals_across_modules_and_main() {
+        let one = |n: &str| bind(n, lam(None, Flag::Reentrant, &[], con("One", &[])));
+        // A user binding may hide a Prelude one; two user modules may not share one.
+        let mut p = program(vec![
+            ("Prelude", vec![one("x"), one("main")]),
+            ("a", vec![one("x"), one("y")]),
+            ("b", vec![one("y"), one("y")]),
+        ]);
+        assert_eq!(
+            messages(&check_program(&mut p)),
+            [
+                "error: `y` is defined in both module `a` and module `b`",
+                "error: `y` is defined twice in module `b`",
+                "error: no `main` is defined in `a`, `b`",
+            ]
+        );
+        let mut p = program(vec![(
+            "a",
+            vec![bind(
+                "main",
+                lam(None, Flag::Reentrant, &["x"], app("x", &[])),
+            )],
+        )]);
+        assert_eq!(
+            messages(&check_program(&mut p)),
+            ["error: `main` must not take arguments"]
+        );
+    }
+
+    #[test]
+    fn prelude_code_does_not_see_user_globals() {
+        let mut p = program(vec![
+            (
+                "Prelude",
+                vec![bind("p", lam(None, Flag::Updatable, &[], app("u", &[])))],
+            ),
+            (
+                "a",
+                vec![
+                    bind("u", lam(None, Flag::Reentrant, &[], con("U", &[]))),
+                    main_unit(),
+                ],
+            ),
+        ]);
+        assert_eq!(
+            messages(&check_program(&mut p)),
+            ["error: unbound variable `u`"]
+        );
+        let g = Globals::new(&p);
+        assert_eq!(g.resolve(false, "u"), Some((1, 0)));
+        assert_eq!(g.resolve(true, "u"), None);
+        assert_eq!(g.resolve(false, "p"), Some((0, 0)));
+    }
+
+    #[test]
+    fn alternatives() {
+        let lit = |k| alt(Pattern::Lit(k, sp()), con("A", &[]));
+        let body = case(
+            app("x", &[]),
+            vec![
+                alt(Pattern::Default(sp()), con("A", &[])),
+                alt(pcon("A", &["p", "p"]), con("A", &[])),
+                lit(1),
+                lit(1),
+                alt(Pattern::Var(id("v")), con("A", &[])),
+            ],
+        );
+        let mut p = program(vec![(
+            "m",
+            vec![
+                bind("f", lam(None, Flag::Reentrant, &["x", "x"], body)),
+                main_unit(),
+            ],
+        )]);
+        assert_eq!(
+            messages(&check_program(&mut p)),
+            [
+                "error: duplicate argument `x`",
+                "error: this case mixes constructor and literal alternatives",
+                "error: this case has more than one default alternative",
+                "error: literal `1#` has two alternatives in this case",
+                "error: pattern variable `p` is bound twice in one alternative",
+                "error: constructor `A` is used with 2 fields here but with 0 fields elsewhere",
+            ]
+        );
+    }
+
+    #[test]
+    fn unbound_suggests_a_close_name() {
+        let mut p = program(vec![(
+            "m",
+            vec![
+                bind("f", lam(None, Flag::Reentrant, &["xs"], app("xss", &[]))),
+                main_unit(),
+            ],
+        )]);
+        let d = check_program(&mut p);
+        assert_eq!(d[0].message, "unbound variable `xss`");
+        assert!(
+            d[0].help
+                .as_deref()
+                .unwrap_or("")
+                .starts_with("did you mean `xs`?")
+        );
+    }
+
+    #[test]
+    fn edit_distance_limits() {
+        assert_eq!(edit_distance("xs", "xs'", 1), Some(1));
+        assert_eq!(edit_distance("lenght", "length", 2), Some(2));
+        assert_eq!(edit_distance("abc", "xyz", 1), None);
+        assert_eq!(edit_distance("a", "abcd", 1), None);
+    }
+}

@@ -75,9 +75,7 @@ impl Diagnostic {
         let mut report = Report::build(kind, (name(self.span), self.span.range()))
             .with_config(Config::default().with_color(color))
             .with_message(&self.message)
-            .with_label(
-                Label::new((name(self.span), self.span.range())).with_message(&self.label),
-            );
+            .with_label(Label::new((name(self.span), self.span.range())).with_message(&self.label));
         for (span, label) in &self.related {
             report = report.with_label(Label::new((name(*span), span.range())).with_message(label));
         }

@@ -1,1 +1,124 @@
-//! The front-end driver: source texts to a checked program, or diagnostics.
+//! The front-end driver: source files in, a checked [`Program`] (or every
+//! diagnostic) out.
+//!
+//! Steps: add each file to the [`SourceMap`]; parse each (the Prelude first,
+//! when asked for, then the user's files in the order given); name each
+//! module by its file stem; reject two modules with the same name; then, if
+//! every file parsed without errors, run [`check_program`]. When a file has
+//! syntax errors the checks are skipped: with part of a module missing they
+//! would only add unbound-name noise. The result carries the warnings on
+//! success; on failure the `Err` holds every error and warning, in the order
+//! found (use [`crate::stg::diagnostic::render_all`] to print them in source
+//! order).
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use crate::stg::check::{PRELUDE_MODULE, check_program};
+use crate::stg::diagnostic::Diagnostic;
+use crate::stg::parser::parse_module;
+use crate::stg::prelude;
+use crate::stg::source::SourceMap;
+use crate::stg::syntax::{FileId, Module, Program, Span};
+
+/// A program that passed every static check, with the warnings it got.
+#[derive(Debug)]
+pub struct Loaded {
+    pub program: Program,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Loads, parses and checks a program. `user_files` are `(path, text)`
+/// pairs; the module of each is named by the path's file stem.
+pub fn load(
+    sources: &mut SourceMap,
+    user_files: &[(String, String)],
+    with_prelude: bool,
+) -> Result<Loaded, Vec<Diagnostic>> {
+    load_with(sources, user_files, with_prelude, parse_module)
+}
+
+/// The module name of a path: its file stem (`programs/nfib.stg` is `nfib`).
+pub fn module_name(path: &str) -> String {
+    Path::new(path)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.to_string())
+}
+
+/// [`load`] with the parser passed in (so the driver is testable on its own).
+pub fn load_with(
+    sources: &mut SourceMap,
+    user_files: &[(String, String)],
+    with_prelude: bool,
+    parse: impl Fn(FileId, &str, &str) -> (Option<Module>, Vec<Diagnostic>),
+) -> Result<Loaded, Vec<Diagnostic>> {
+    let mut diags: Vec<Diagnostic> = Vec::new();
+    let mut program = Program::default();
+    let mut parsed_all = true;
+    // Module name to the file that first defined it.
+    let mut names: HashMap<String, FileId> = HashMap::new();
+
+    let prelude = with_prelude.then(|| {
+        (
+            prelude::FILE_NAME.to_string(),
+            prelude::SOURCE.to_string(),
+            PRELUDE_MODULE.to_string(),
+        )
+    });
+    let files = prelude.into_iter().chain(
+        user_files
+            .iter()
+            .map(|(path, text)| (path.clone(), text.clone(), module_name(path))),
+    );
+
+    for (path, text, name) in files {
+        let file = sources.add(path.clone(), text);
+        if let Some(&first) = names.get(&name) {
+            let first_name = sources.file(first).name.clone();
+            let help = if name == PRELUDE_MODULE {
+                "`Prelude` is the bundled Prelude's name: rename your file, or run with --no-prelude to use your own Prelude".to_string()
+            } else {
+                "every module is named by its file stem, so two files cannot share a stem: rename one of them".to_string()
+            };
+            diags.push(
+                Diagnostic::error(
+                    Span::new(file, 0, 0),
+                    format!(
+                        "module `{name}` is loaded twice: from `{first_name}` and from `{path}`"
+                    ),
+                )
+                .with_label(format!("`{path}` is module `{name}`"))
+                .with_related(
+                    Span::new(first, 0, 0),
+                    format!("`{first_name}` is module `{name}` too"),
+                )
+                .with_help(help),
+            );
+            parsed_all = false;
+            continue;
+        }
+        names.insert(name.clone(), file);
+        let text = sources.file(file).text.clone();
+        let (module, file_diags) = parse(file, &name, &text);
+        if file_diags.iter().any(Diagnostic::is_error) {
+            parsed_all = false;
+        }
+        diags.extend(file_diags);
+        match module {
+            Some(module) => program.modules.push(module),
+            None => parsed_all = false,
+        }
+    }
+
+    if parsed_all {
+        diags.extend(check_program(&mut program));
+    }
+    if !parsed_all || diags.iter().any(Diagnostic::is_error) {
+        return Err(diags);
+    }
+    Ok(Loaded {
+        program,
+        warnings: diags,
+    })
+}

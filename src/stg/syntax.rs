@@ -196,7 +196,9 @@ pub enum Pattern {
 impl PartialEq for Pattern {
     fn eq(&self, other: &Pattern) -> bool {
         match (self, other) {
-            (Pattern::Con { con: a, vars: x }, Pattern::Con { con: b, vars: y }) => a == b && x == y,
+            (Pattern::Con { con: a, vars: x }, Pattern::Con { con: b, vars: y }) => {
+                a == b && x == y
+            }
             (Pattern::Lit(a, _), Pattern::Lit(b, _)) => a == b,
             (Pattern::Var(a), Pattern::Var(b)) => a == b,
             (Pattern::Default(_), Pattern::Default(_)) => true,
@@ -263,6 +265,7 @@ impl PrimOp {
         }
     }
 
+    #[allow(clippy::should_implement_trait)]
     pub fn from_str(s: &str) -> Option<PrimOp> {
         PrimOp::ALL.into_iter().find(|op| op.as_str() == s)
     }
