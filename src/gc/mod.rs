@@ -1,1 +1,547 @@
-//! The heap: closure layout, copying collector, census.
+//! The heap: closure layout, copying collector, statistics.
+//!
+//! Engine-independent: the reference engine (and later the fast engine) keep
+//! their closures here and hand the collector their roots through [`Roots`].
+//!
+//! # Layout
+//!
+//! A closure is `2 + max(1, n)` consecutive words: the **info word**, the
+//! **cost-centre word** (a flat cost-centre id or a stack id, never a
+//! pointer), then `n` payload words (at least one word is reserved so that any
+//! closure can be overwritten in place by an indirection or a black hole).
+//!
+//! The info word packs `tag | n << 8 | index << 32`, see [`Info`]. The index
+//! is a lambda id (lambda closures, black holes, entered `\s` closures) or a
+//! constructor id (constructor values); for a partial application `n` counts
+//! the function and its arguments.
+//!
+//! # Exact pointers
+//!
+//! The language is untyped: a payload word may hold an `Int#` or a pointer.
+//! Every word has a bit in a side **pointer bitmap**; the bit is set exactly
+//! when the word holds a heap address. Info and cost-centre words never have
+//! it set, so the collector can scan to-space word by word without knowing
+//! object sizes, and an `Int#` is never mistaken for a pointer.
+//!
+//! # Collection
+//!
+//! Two semi-spaces, Cheney scan, iterative (no recursion). Indirections are
+//! short-circuited: a reference to an indirection is replaced by a reference
+//! to its target, so indirections never survive a collection. After a
+//! collection the space grows (doubling) when live data passes
+//! [`GROW_SHARE`] of it, never beyond the `--max-heap` limit; if the live
+//! data plus the request do not fit under that limit, allocation fails with
+//! [`HeapExhausted`].
+
+use std::time::{Duration, Instant};
+
+/// A heap word.
+pub type Word = u64;
+/// A word index into the current semi-space.
+pub type Addr = u64;
+
+/// A value as held by the machine outside the heap (stacks, environments):
+/// either an unboxed `Int#` or a pointer to a closure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    Int(i64),
+    Ptr(Addr),
+}
+
+/// Closure kinds, the low byte of the info word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Tag {
+    /// A lambda form's closure (`\u`, `\s` or `\r`); index = lambda id, n = free vars.
+    Lambda = 1,
+    /// A constructor value built by rules 7 and 16; index = constructor id, n = fields.
+    Con = 2,
+    /// A partial application built by rule 17a; payload = function, arguments.
+    Pap = 3,
+    /// An updated closure: payload word 0 points at its value.
+    Ind = 4,
+    /// A `\u` thunk under evaluation (rule 15); index = its lambda id.
+    BlackHole = 5,
+    /// A `\s` closure that has been entered (rule 15′); index = its lambda id.
+    Entered = 6,
+    /// Collector only: payload word 0 (of the from-space copy) is the new address.
+    Forward = 7,
+}
+
+impl Tag {
+    fn from_u8(b: u8) -> Option<Tag> {
+        Some(match b {
+            1 => Tag::Lambda,
+            2 => Tag::Con,
+            3 => Tag::Pap,
+            4 => Tag::Ind,
+            5 => Tag::BlackHole,
+            6 => Tag::Entered,
+            7 => Tag::Forward,
+            _ => return None,
+        })
+    }
+}
+
+/// A decoded info word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Info {
+    pub tag: Tag,
+    /// Payload words in use.
+    pub n: u32,
+    pub index: u32,
+}
+
+impl Info {
+    pub fn encode(self) -> Word {
+        (self.tag as u64) | ((self.n as u64 & 0xff_ffff) << 8) | ((self.index as u64) << 32)
+    }
+    pub fn decode(w: Word) -> Option<Info> {
+        Some(Info {
+            tag: Tag::from_u8((w & 0xff) as u8)?,
+            n: ((w >> 8) & 0xff_ffff) as u32,
+            index: (w >> 32) as u32,
+        })
+    }
+    /// Words the closure occupies: `2 + max(1, n)`.
+    pub fn size(self) -> usize {
+        closure_words(self.n as usize)
+    }
+}
+
+/// Words occupied by a closure with `n` payload words.
+pub fn closure_words(n: usize) -> usize {
+    2 + n.max(1)
+}
+
+/// Live data above this share of the semi-space makes it grow.
+pub const GROW_SHARE: f64 = 0.5;
+/// Initial semi-space size in words (capped by `--max-heap`).
+pub const INITIAL_WORDS: usize = 1 << 16;
+
+/// The machine's roots, visited by the collector, which rewrites each
+/// pointer to the closure's new address.
+pub trait Roots {
+    fn visit_roots(&mut self, f: &mut dyn FnMut(&mut Value));
+}
+
+/// Allocation failed: live data plus the request exceed `--max-heap`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeapExhausted {
+    pub live_bytes: u64,
+    pub requested_bytes: u64,
+    pub limit_bytes: u64,
+}
+
+/// Collector and allocator statistics (GHC's `+RTS -s`).
+#[derive(Clone, Debug, Default)]
+pub struct HeapStats {
+    pub bytes_allocated: u64,
+    pub bytes_copied: u64,
+    pub collections: u64,
+    pub max_residency_bytes: u64,
+    pub gc_time: Duration,
+}
+
+pub struct Heap {
+    words: Vec<Word>,
+    /// One bit per word of `words`: set when the word is a pointer.
+    ptr_bits: Vec<u64>,
+    /// Next free word.
+    hp: usize,
+    /// Capacity of the semi-space in words.
+    capacity: usize,
+    /// Upper bound on `capacity` (from `--max-heap`).
+    max_words: usize,
+    pub stats: HeapStats,
+}
+
+fn bit_words(n: usize) -> usize {
+    n.div_ceil(64)
+}
+
+impl Heap {
+    /// A heap whose semi-space may grow up to `max_bytes`.
+    pub fn new(max_bytes: u64) -> Heap {
+        let max_words = ((max_bytes / 8) as usize).max(16);
+        let capacity = INITIAL_WORDS.min(max_words);
+        Heap {
+            words: vec![0; capacity],
+            ptr_bits: vec![0; bit_words(capacity)],
+            hp: 0,
+            capacity,
+            max_words,
+            stats: HeapStats::default(),
+        }
+    }
+
+    pub fn free_words(&self) -> usize {
+        self.capacity - self.hp
+    }
+
+    pub fn used_words(&self) -> usize {
+        self.hp
+    }
+
+    pub fn max_bytes(&self) -> u64 {
+        self.max_words as u64 * 8
+    }
+
+    /// Bump-allocate `2 + max(1, n)` words (the caller has made room with
+    /// [`Heap::reserve`]). The words are zero and not pointers; counts as
+    /// allocation when `counted`.
+    fn bump(&mut self, n: usize) -> Addr {
+        let size = closure_words(n);
+        debug_assert!(self.hp + size <= self.capacity);
+        let a = self.hp;
+        self.hp += size;
+        for i in a..a + size {
+            self.words[i] = 0;
+            self.clear_bit(i);
+        }
+        a as Addr
+    }
+
+    /// Allocate a closure with the given info, cost centre and payload.
+    /// Room must have been made with [`Heap::reserve`]; returns `None` (never
+    /// panics) if it was not.
+    pub fn alloc(&mut self, info: Info, cc: u32, payload: &[Value]) -> Option<Addr> {
+        let size = closure_words(payload.len());
+        if self.hp + size > self.capacity {
+            return None;
+        }
+        let a = self.bump(payload.len());
+        self.stats.bytes_allocated += size as u64 * 8;
+        self.words[a as usize] = info.encode();
+        self.words[a as usize + 1] = cc as u64;
+        for (i, v) in payload.iter().enumerate() {
+            self.set_payload(a, i, *v);
+        }
+        Some(a)
+    }
+
+    /// Make room for `words` words, collecting (and growing) if needed, or
+    /// always collecting when `stress`.
+    pub fn reserve(
+        &mut self,
+        words: usize,
+        stress: bool,
+        roots: &mut dyn Roots,
+    ) -> Result<(), HeapExhausted> {
+        if !stress && self.hp + words <= self.capacity {
+            return Ok(());
+        }
+        self.collect(words, roots)
+    }
+
+    fn bit(&self, i: usize) -> bool {
+        self.ptr_bits[i / 64] >> (i % 64) & 1 == 1
+    }
+    fn set_bit(&mut self, i: usize) {
+        self.ptr_bits[i / 64] |= 1 << (i % 64);
+    }
+    fn clear_bit(&mut self, i: usize) {
+        self.ptr_bits[i / 64] &= !(1 << (i % 64));
+    }
+
+    fn in_range(&self, a: Addr) -> bool {
+        (a as usize) + 2 < self.hp + 1 && (a as usize) < self.hp
+    }
+
+    /// The info word of the closure at `a`, `None` if `a` is not a closure.
+    pub fn info(&self, a: Addr) -> Option<Info> {
+        if !self.in_range(a) {
+            return None;
+        }
+        Info::decode(self.words[a as usize])
+    }
+
+    pub fn set_info(&mut self, a: Addr, info: Info) {
+        self.words[a as usize] = info.encode();
+    }
+
+    pub fn cc(&self, a: Addr) -> u32 {
+        self.words[a as usize + 1] as u32
+    }
+
+    pub fn payload(&self, a: Addr, i: usize) -> Value {
+        let j = a as usize + 2 + i;
+        if self.bit(j) {
+            Value::Ptr(self.words[j])
+        } else {
+            Value::Int(self.words[j] as i64)
+        }
+    }
+
+    pub fn set_payload(&mut self, a: Addr, i: usize, v: Value) {
+        let j = a as usize + 2 + i;
+        match v {
+            Value::Int(k) => {
+                self.words[j] = k as u64;
+                self.clear_bit(j);
+            }
+            Value::Ptr(p) => {
+                self.words[j] = p;
+                self.set_bit(j);
+            }
+        }
+    }
+
+    /// Turn the closure at `a` into a black hole or an entered `\s` closure:
+    /// its payload is no longer needed (the environment holds it), so its
+    /// words stop being pointers.
+    pub fn blackhole(&mut self, a: Addr, tag: Tag) {
+        if let Some(mut info) = self.info(a) {
+            for i in 0..info.n.max(1) as usize {
+                self.clear_bit(a as usize + 2 + i);
+            }
+            info.tag = tag;
+            self.set_info(a, info);
+        }
+    }
+
+    /// Overwrite the closure at `a` with an indirection to `target` (an update).
+    pub fn update_with_ind(&mut self, a: Addr, target: Addr) {
+        if let Some(mut info) = self.info(a) {
+            for i in 0..info.n.max(1) as usize {
+                self.clear_bit(a as usize + 2 + i);
+            }
+            info.tag = Tag::Ind;
+            self.set_info(a, info);
+            self.set_payload(a, 0, Value::Ptr(target));
+        }
+    }
+
+    /// Follow indirections from `a` (bounded; a cycle cannot be built by
+    /// updates, the bound only guards against a corrupt heap).
+    pub fn deref(&self, mut a: Addr) -> Addr {
+        for _ in 0..1_000_000 {
+            match self.info(a) {
+                Some(Info { tag: Tag::Ind, .. }) => match self.payload(a, 0) {
+                    Value::Ptr(t) => a = t,
+                    Value::Int(_) => return a,
+                },
+                _ => return a,
+            }
+        }
+        a
+    }
+
+    /// Cheney collection into a fresh semi-space, then grow if live data
+    /// passes [`GROW_SHARE`] or `needed` does not fit.
+    pub fn collect(&mut self, needed: usize, roots: &mut dyn Roots) -> Result<(), HeapExhausted> {
+        let start = Instant::now();
+        let mut to = vec![0u64; self.capacity];
+        let mut to_bits = vec![0u64; bit_words(self.capacity)];
+        let mut free = 0usize;
+        let from = std::mem::take(&mut self.words);
+        let mut from = from;
+        let from_hp = self.hp;
+
+        // Evacuate one pointer: returns the new address.
+        let evacuate = |a: Addr,
+                        from: &mut Vec<Word>,
+                        from_bits: &Vec<u64>,
+                        to: &mut Vec<Word>,
+                        to_bits: &mut Vec<u64>,
+                        free: &mut usize|
+         -> Addr {
+            // Short-circuit indirections (bounded walk).
+            let mut a = a as usize;
+            for _ in 0..1_000_000 {
+                if a >= from_hp {
+                    break;
+                }
+                match Info::decode(from[a]) {
+                    Some(Info { tag: Tag::Ind, .. })
+                        if from_bits[(a + 2) / 64] >> ((a + 2) % 64) & 1 == 1 =>
+                    {
+                        a = from[a + 2] as usize;
+                    }
+                    _ => break,
+                }
+            }
+            if a >= from_hp {
+                return a as Addr;
+            }
+            let info = match Info::decode(from[a]) {
+                Some(i) => i,
+                None => return a as Addr,
+            };
+            if info.tag == Tag::Forward {
+                return from[a + 2];
+            }
+            let size = info.size();
+            let new = *free;
+            if new + size > to.len() {
+                // Cannot happen: to-space is as large as from-space.
+                return a as Addr;
+            }
+            for i in 0..size {
+                to[new + i] = from[a + i];
+                let j = a + i;
+                if from_bits[j / 64] >> (j % 64) & 1 == 1 {
+                    to_bits[(new + i) / 64] |= 1 << ((new + i) % 64);
+                }
+            }
+            *free += size;
+            from[a] = Info {
+                tag: Tag::Forward,
+                n: info.n,
+                index: 0,
+            }
+            .encode();
+            from[a + 2] = new as u64;
+            new as Addr
+        };
+
+        let from_bits = std::mem::take(&mut self.ptr_bits);
+        roots.visit_roots(&mut |v: &mut Value| {
+            if let Value::Ptr(a) = *v {
+                *v = Value::Ptr(evacuate(
+                    a,
+                    &mut from,
+                    &from_bits,
+                    &mut to,
+                    &mut to_bits,
+                    &mut free,
+                ));
+            }
+        });
+        let mut scan = 0usize;
+        while scan < free {
+            if to_bits[scan / 64] >> (scan % 64) & 1 == 1 {
+                let a = to[scan];
+                to[scan] = evacuate(a, &mut from, &from_bits, &mut to, &mut to_bits, &mut free);
+            }
+            scan += 1;
+        }
+        drop(from);
+        let live = free;
+        self.stats.collections += 1;
+        self.stats.bytes_copied += live as u64 * 8;
+        self.stats.max_residency_bytes = self.stats.max_residency_bytes.max(live as u64 * 8);
+
+        // Grow if live data passes the share, or the request does not fit.
+        let mut cap = self.capacity;
+        while (live as f64 > cap as f64 * GROW_SHARE || live + needed > cap) && cap < self.max_words
+        {
+            cap = (cap * 2).min(self.max_words);
+        }
+        if cap != self.capacity {
+            to.resize(cap, 0);
+            to_bits.resize(bit_words(cap), 0);
+            self.capacity = cap;
+        }
+        self.words = to;
+        self.ptr_bits = to_bits;
+        self.hp = live;
+        self.stats.gc_time += start.elapsed();
+        if live + needed > self.capacity {
+            return Err(HeapExhausted {
+                live_bytes: live as u64 * 8,
+                requested_bytes: needed as u64 * 8,
+                limit_bytes: self.max_words as u64 * 8,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// 80% of physical memory (from `/proc/meminfo`), the default heap and
+/// stack limit; 4 GiB if it cannot be read.
+pub fn default_limit_bytes() -> u64 {
+    let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|s| {
+        s.lines()
+            .find(|l| l.starts_with("MemTotal:"))
+            .and_then(|l| {
+                l.split_whitespace()
+                    .nth(1)
+                    .and_then(|k| k.parse::<u64>().ok())
+            })
+    });
+    match total {
+        Some(kb) => kb * 1024 / 10 * 8,
+        None => 4 << 30,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct R(Vec<Value>);
+    impl Roots for R {
+        fn visit_roots(&mut self, f: &mut dyn FnMut(&mut Value)) {
+            for v in &mut self.0 {
+                f(v);
+            }
+        }
+    }
+
+    fn con(n: u32) -> Info {
+        Info {
+            tag: Tag::Con,
+            n,
+            index: 0,
+        }
+    }
+
+    #[test]
+    fn ints_are_not_pointers_and_inds_vanish() {
+        let mut h = Heap::new(1 << 20);
+        let mut r = R(vec![]);
+        h.reserve(100, false, &mut r).unwrap();
+        let garbage = h.alloc(con(1), 0, &[Value::Int(7)]).unwrap();
+        let leaf = h
+            .alloc(con(2), 3, &[Value::Int(garbage as i64), Value::Int(-1)])
+            .unwrap();
+        let thunk = h.alloc(con(1), 0, &[Value::Int(0)]).unwrap();
+        h.update_with_ind(thunk, leaf);
+        let pair = h
+            .alloc(con(2), 0, &[Value::Ptr(thunk), Value::Int(42)])
+            .unwrap();
+        r.0.push(Value::Ptr(pair));
+        h.collect(0, &mut r).unwrap();
+        let Value::Ptr(p) = r.0[0] else { panic!() };
+        assert_eq!(h.payload(p, 1), Value::Int(42));
+        let Value::Ptr(l) = h.payload(p, 0) else {
+            panic!()
+        };
+        assert_eq!(h.info(l).unwrap().tag, Tag::Con);
+        assert_eq!(h.cc(l), 3);
+        assert_eq!(h.payload(l, 0), Value::Int(garbage as i64));
+        // pair (4 words) + leaf (4 words); garbage and the indirection are gone.
+        assert_eq!(h.used_words(), 8);
+    }
+
+    #[test]
+    fn long_chains_collect_without_recursion() {
+        let mut h = Heap::new(1 << 30);
+        let mut r = R(vec![Value::Int(0)]);
+        for i in 0..200_000 {
+            h.reserve(4, false, &mut r).unwrap();
+            let tail = r.0[0];
+            let a = h.alloc(con(2), 0, &[Value::Int(i), tail]).unwrap();
+            r.0[0] = Value::Ptr(a);
+        }
+        h.collect(0, &mut r).unwrap();
+        assert_eq!(h.used_words(), 200_000 * 4);
+    }
+
+    #[test]
+    fn exhaustion_is_an_error() {
+        let mut h = Heap::new(64 * 8);
+        let mut r = R(vec![]);
+        let mut failed = false;
+        for _ in 0..100 {
+            if h.reserve(4, false, &mut r).is_err() {
+                failed = true;
+                break;
+            }
+            let a = h.alloc(con(2), 0, &[Value::Int(1), Value::Int(2)]).unwrap();
+            r.0.push(Value::Ptr(a));
+        }
+        assert!(failed);
+    }
+}

@@ -1,1 +1,349 @@
-//! The STG machine: state, the rules (reference engine), the fast engine, primitives.
+//! The STG machine: state, the rules (reference engine), the result printer.
+//!
+//! Entry point: [`run`]. The program must be checked (`stg::check`) and have
+//! had `stg::auto_cc::apply` run on it.
+//!
+//! Layout: [`code`] is the resolved program both engines run, [`lower`]
+//! builds it; [`reference`] is the reference engine (one rule per step, rule
+//! functions named after SEMANTICS.md's table); the heap lives in
+//! [`crate::gc`]; cost-centre tables and stacks in
+//! [`crate::profile::cost_centre`] and [`crate::profile::stacks`].
+
+use std::fmt;
+use std::io::Write;
+use std::time::Duration;
+
+use crate::profile::Profile;
+use crate::stg::source::SourceMap;
+use crate::stg::syntax::Program;
+
+pub mod code;
+pub mod lower;
+pub mod reference;
+
+/// Which engine runs the program. `Fast` currently falls back to the
+/// reference engine (the threaded interpreter does not exist yet); both give
+/// the same output, errors and profile by construction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Engine {
+    Reference,
+    #[default]
+    Fast,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum CostCentreMode {
+    #[default]
+    Flat,
+    Stacks,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceFormat {
+    /// One line per step.
+    Text,
+    /// One JSON object per line per step.
+    Json,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    pub engine: Engine,
+    pub cost_centres: CostCentreMode,
+    /// Stop with an error after this many steps.
+    pub max_steps: Option<u64>,
+    /// Bytes; default 80% of physical memory.
+    pub max_heap: Option<u64>,
+    /// Bytes; default 80% of physical memory.
+    pub max_stack: Option<u64>,
+    /// Collect at every allocation.
+    pub gc_stress: bool,
+    pub trace: Option<TraceFormat>,
+    /// Zero every clock-dependent profile header field.
+    pub reproducible: bool,
+}
+
+/// Statistics of a run, printed like GHC's `+RTS -s` by `Display`.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    pub steps: u64,
+    pub bytes_allocated: u64,
+    pub bytes_copied: u64,
+    pub collections: u64,
+    pub max_residency_bytes: u64,
+    pub mutator_time: Duration,
+    pub gc_time: Duration,
+}
+
+fn commas(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+impl fmt::Display for Stats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{:>16} bytes allocated in the heap",
+            commas(self.bytes_allocated)
+        )?;
+        writeln!(
+            f,
+            "{:>16} bytes copied during GC",
+            commas(self.bytes_copied)
+        )?;
+        writeln!(
+            f,
+            "{:>16} bytes maximum residency ({} sample(s))",
+            commas(self.max_residency_bytes),
+            self.collections
+        )?;
+        writeln!(f, "{:>16} collections", commas(self.collections))?;
+        writeln!(f, "{:>16} machine steps", commas(self.steps))?;
+        writeln!(f)?;
+        let mut_s = self.mutator_time.as_secs_f64();
+        let gc_s = self.gc_time.as_secs_f64();
+        writeln!(f, "  MUT     time  {mut_s:8.3}s")?;
+        writeln!(f, "  GC      time  {gc_s:8.3}s")?;
+        writeln!(f, "  Total   time  {:8.3}s", mut_s + gc_s)?;
+        writeln!(f)?;
+        let total = mut_s + gc_s;
+        let pct = if total > 0.0 {
+            100.0 * mut_s / total
+        } else {
+            100.0
+        };
+        writeln!(f, "  Productivity {pct:5.1}% of total user time")?;
+        let rate = if mut_s > 0.0 {
+            (self.bytes_allocated as f64 / mut_s) as u64
+        } else {
+            0
+        };
+        writeln!(f, "  Alloc rate    {} bytes per MUT second", commas(rate))
+    }
+}
+
+/// What went wrong at run time (SEMANTICS.md, "Runtime errors").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// No alternative matches and there is no default.
+    NoMatchingAlternative {
+        value: String,
+    },
+    /// Entering a black hole: a thunk that needs its own value.
+    Loop,
+    /// Entering a `\s` closure a second time.
+    SingleEntryTwice {
+        closure: String,
+    },
+    /// `ReturnInt` meeting an update frame.
+    IntUpdate {
+        value: i64,
+    },
+    /// A constructor (or `Int#`) returned while arguments are pending.
+    PendingArguments {
+        value: String,
+        pending: usize,
+    },
+    /// An `Int#` where a closure is needed.
+    IntNotClosure {
+        value: i64,
+    },
+    /// A closure where an `Int#` is needed.
+    ClosureNotInt,
+    /// A literal case scrutinising a constructor.
+    ConInLiteralCase {
+        con: String,
+    },
+    /// An algebraic case scrutinising an `Int#`.
+    IntInAlgebraicCase {
+        value: i64,
+    },
+    /// A case scrutinising a function.
+    FunctionInCase {
+        closure: String,
+    },
+    DivisionByZero,
+    StepLimit {
+        limit: u64,
+    },
+    HeapLimit {
+        limit_bytes: u64,
+        live_bytes: u64,
+    },
+    StackLimit {
+        limit_bytes: u64,
+    },
+    /// Writing the result failed.
+    Output {
+        message: String,
+    },
+    /// The program could not be prepared (not checked, or too deeply nested).
+    Prepare {
+        message: String,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuntimeError {
+    pub kind: ErrorKind,
+    /// The rule that could not fire (`"-"` when none is concerned).
+    pub rule: &'static str,
+    /// The current cost centre, or `MAIN > ...` in stacks mode.
+    pub cost_centre: String,
+    /// `file:line:col` of the source involved, when known.
+    pub location: Option<String>,
+    /// Steps done before the error.
+    pub step: u64,
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ErrorKind::NoMatchingAlternative { value } => {
+                write!(f, "no matching alternative for {value}")
+            }
+            ErrorKind::Loop => write!(
+                f,
+                "<<loop>>: a thunk demanded its own value (entered a black hole)"
+            ),
+            ErrorKind::SingleEntryTwice { closure } => {
+                write!(
+                    f,
+                    "single-entry (\\s) closure `{closure}` entered twice; mark it \\u if it is shared"
+                )
+            }
+            ErrorKind::IntUpdate { value } => {
+                write!(
+                    f,
+                    "an unboxed Int# ({value}) was returned to an update frame: a \\u thunk cannot evaluate to an Int#"
+                )
+            }
+            ErrorKind::PendingArguments { value, pending } => {
+                write!(
+                    f,
+                    "{value} was returned while {pending} argument(s) were pending: it was applied like a function"
+                )
+            }
+            ErrorKind::IntNotClosure { value } => {
+                write!(f, "an Int# ({value}) where a closure is needed")
+            }
+            ErrorKind::ClosureNotInt => write!(f, "a closure where an Int# is needed"),
+            ErrorKind::ConInLiteralCase { con } => {
+                write!(f, "a literal case scrutinised the constructor {con}")
+            }
+            ErrorKind::IntInAlgebraicCase { value } => {
+                write!(f, "an algebraic case scrutinised the Int# {value}")
+            }
+            ErrorKind::FunctionInCase { closure } => {
+                write!(
+                    f,
+                    "a case scrutinised the function `{closure}` (it lacks arguments)"
+                )
+            }
+            ErrorKind::DivisionByZero => write!(f, "division by zero"),
+            ErrorKind::StepLimit { limit } => {
+                write!(
+                    f,
+                    "step limit of {limit} reached; raise it with --max-steps"
+                )
+            }
+            ErrorKind::HeapLimit {
+                limit_bytes,
+                live_bytes,
+            } => write!(
+                f,
+                "heap exhausted: {live_bytes} bytes live, limit {limit_bytes} bytes; raise it with --max-heap (e.g. --max-heap=4G)"
+            ),
+            ErrorKind::StackLimit { limit_bytes } => {
+                write!(
+                    f,
+                    "stack overflow: the stacks passed {limit_bytes} bytes; raise the limit with --max-stack (e.g. --max-stack=1G)"
+                )
+            }
+            ErrorKind::Output { message } => write!(f, "could not write the result: {message}"),
+            ErrorKind::Prepare { message } => write!(f, "cannot run the program: {message}"),
+        }
+    }
+}
+
+impl fmt::Display for RuntimeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "runtime error: {}", self.kind)?;
+        if let Some(loc) = &self.location {
+            write!(f, "\n  at {loc}")?;
+        }
+        if self.rule != "-" {
+            write!(f, "\n  rule {} could not fire", self.rule)?;
+        }
+        write!(f, "\n  cost centre: {}", self.cost_centre)?;
+        write!(f, "\n  after {} steps", self.step)
+    }
+}
+
+impl std::error::Error for RuntimeError {}
+
+/// What a run gives back. The profile is always built, also after an error
+/// or a limit.
+pub struct RunResult {
+    pub error: Option<RuntimeError>,
+    pub profile: Profile,
+    pub stats: Stats,
+}
+
+/// Run `program`: evaluate `main`, print its value to `out` as it is forced
+/// (LANGUAGE.md "The result"), write a trace to `trace` if asked.
+pub fn run(
+    program: &Program,
+    sources: &SourceMap,
+    options: &RunOptions,
+    out: &mut dyn Write,
+    trace: &mut dyn Write,
+) -> RunResult {
+    // Lowering recurses along the source's nesting (bounded): give it room.
+    let lowered = std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(1 << 30)
+            .spawn_scoped(s, || lower::lower(program))
+            .ok()
+            .and_then(|h| h.join().ok())
+    });
+    let code = match lowered {
+        Some(Ok(code)) => code,
+        other => {
+            let (message, location) = match other {
+                Some(Err(e)) => (e.message, Some(sources.location(e.span))),
+                _ => ("could not start the lowering thread".to_string(), None),
+            };
+            let table = crate::profile::cost_centre::CostCentreTable::new(program);
+            return RunResult {
+                error: Some(RuntimeError {
+                    kind: ErrorKind::Prepare { message },
+                    rule: "-",
+                    cost_centre: "MAIN".to_string(),
+                    location,
+                    step: 0,
+                }),
+                profile: reference::empty_profile(&table),
+                stats: Stats::default(),
+            };
+        }
+    };
+    // Engine::Fast falls back to the reference engine for now.
+    let mut m = reference::Machine::new(&code, sources, options);
+    let error = m.run(out, trace).err();
+    let _ = out.flush();
+    let _ = trace.flush();
+    RunResult {
+        error,
+        profile: m.profile(options.reproducible),
+        stats: m.stats(),
+    }
+}

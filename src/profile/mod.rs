@@ -63,6 +63,8 @@ pub struct Profile {
     pub entries: Vec<Entry>,
 }
 
+pub mod cost_centre;
 pub mod dump;
 pub mod format;
 pub mod report;
+pub mod stacks;

@@ -1,0 +1,160 @@
+//! The resolved form of a program that the engines run: variables resolved
+//! to environment slots or global indices, constructors to ids, `scc` labels
+//! to cost-centre ids; spans and binding names kept for errors, traces and
+//! heap-profile descriptions. Built once by [`crate::machine::lower`];
+//! engine-independent (the fast engine compiles from it too).
+//!
+//! Environments: each lambda form's body runs in one flat environment of
+//! `slots` values: its free variables first (slot `i` is free variable `i`),
+//! then its arguments, then one slot per `let(rec)` binding and case binder
+//! in its body.
+
+use crate::profile::cost_centre::{CcId, CostCentreTable};
+use crate::stg::syntax::{Flag, PrimOp, Span};
+
+pub type ExprId = u32;
+pub type LambdaId = u32;
+pub type ConId = u32;
+pub type GlobalId = u32;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarRef {
+    Local(u32),
+    Global(GlobalId),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomCode {
+    Var(VarRef),
+    Lit(i64),
+}
+
+#[derive(Clone, Debug)]
+pub struct LambdaCode {
+    /// Description: the binding's name, `outer.inner` for nested bindings.
+    pub name: String,
+    pub flag: Flag,
+    /// Where each free variable comes from in the allocating environment.
+    pub free: Vec<VarRef>,
+    pub arity: u32,
+    /// Size of the environment the body runs in.
+    pub slots: u32,
+    pub body: ExprId,
+    pub span: Span,
+    /// Index in `Program::modules`.
+    pub module: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct LetBind {
+    pub slot: u32,
+    pub lambda: LambdaId,
+}
+
+#[derive(Clone, Debug)]
+pub struct AlgAlt {
+    pub con: ConId,
+    pub binds: Vec<u32>,
+    pub body: ExprId,
+}
+
+#[derive(Clone, Debug)]
+pub enum AltsKind {
+    Alg(Vec<AlgAlt>),
+    Prim(Vec<(i64, ExprId)>),
+    /// Only a default alternative.
+    DefaultOnly,
+}
+
+#[derive(Clone, Debug)]
+pub struct DefaultAlt {
+    /// `v -> e` binds `v` to this slot; `default -> e` binds nothing.
+    pub bind: Option<u32>,
+    pub body: ExprId,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprCode {
+    Let {
+        rec: bool,
+        binds: Vec<LetBind>,
+        body: ExprId,
+    },
+    Case {
+        scrut: ExprId,
+        alts: AltsKind,
+        default: Option<DefaultAlt>,
+    },
+    Scc {
+        cc: CcId,
+        body: ExprId,
+    },
+    App {
+        fun: VarRef,
+        args: Vec<AtomCode>,
+    },
+    Con {
+        con: ConId,
+        args: Vec<AtomCode>,
+    },
+    Prim {
+        op: PrimOp,
+        args: Vec<AtomCode>,
+    },
+    Lit(i64),
+}
+
+#[derive(Clone, Debug)]
+pub struct ExprNode {
+    pub code: ExprCode,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct GlobalCode {
+    pub name: String,
+    pub module: u32,
+    pub lambda: LambdaId,
+}
+
+#[derive(Clone, Debug)]
+pub struct ConInfo {
+    pub name: String,
+    pub arity: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct Code {
+    pub exprs: Vec<ExprNode>,
+    pub lambdas: Vec<LambdaCode>,
+    pub globals: Vec<GlobalCode>,
+    pub cons: Vec<ConInfo>,
+    /// The global `main`.
+    pub main: GlobalId,
+    /// The initial code, `main {}`.
+    pub main_app: ExprId,
+    /// `pap_apps[k]` is `f {x1..xk}` over the environment `[f, x1..xk]`: the
+    /// body of a partial application `(f : xs) \r {} -> f xs` with k arguments.
+    pub pap_apps: Vec<ExprId>,
+    /// `con_bodies[c]` is `c {x1..xn}` over `[x1..xn]`: the body of a
+    /// constructor value closure `(vs \r {} -> c vs)` built by rules 7 and 16.
+    pub con_bodies: Vec<ExprId>,
+    pub cost_centres: CostCentreTable,
+    /// Module names in load order.
+    pub modules: Vec<String>,
+}
+
+impl Code {
+    pub fn expr(&self, e: ExprId) -> &ExprNode {
+        &self.exprs[e as usize]
+    }
+    pub fn lambda(&self, l: LambdaId) -> &LambdaCode {
+        &self.lambdas[l as usize]
+    }
+    pub fn con_name(&self, c: ConId) -> &str {
+        self.cons
+            .get(c as usize)
+            .map(|c| c.name.as_str())
+            .unwrap_or("?")
+    }
+}

@@ -1,0 +1,424 @@
+//! Lowering a checked [`Program`] to [`Code`] (see `code.rs`).
+//!
+//! Global resolution: user code sees the user modules' bindings first, then
+//! `Prelude`'s; Prelude code sees only Prelude's own bindings. Recursion here
+//! follows the nesting of the source and is bounded by [`MAX_DEPTH`]; `run`
+//! lowers on a thread with a large stack.
+
+use std::collections::HashMap;
+
+use crate::machine::code::*;
+use crate::profile::cost_centre::CostCentreTable;
+use crate::stg::syntax::{Atom, Expr, ExprKind, Flag, Lambda, Pattern, Program, Span};
+
+/// Deepest expression nesting lowered.
+pub const MAX_DEPTH: usize = 100_000;
+
+/// Why a program could not be lowered (it was not checked, or is too deep).
+#[derive(Clone, Debug)]
+pub struct LowerError {
+    pub message: String,
+    pub span: Span,
+}
+
+struct Lowerer {
+    code: Code,
+    con_ids: HashMap<String, ConId>,
+    prelude: HashMap<String, GlobalId>,
+    user: HashMap<String, GlobalId>,
+}
+
+struct Ctx {
+    scope: Vec<(String, u32)>,
+    next_slot: u32,
+    module: u32,
+    is_prelude: bool,
+}
+
+fn err<T>(message: impl Into<String>, span: Span) -> Result<T, LowerError> {
+    Err(LowerError {
+        message: message.into(),
+        span,
+    })
+}
+
+pub fn lower(program: &Program) -> Result<Code, LowerError> {
+    let cost_centres = CostCentreTable::new(program);
+    let mut l = Lowerer {
+        code: Code {
+            exprs: Vec::new(),
+            lambdas: Vec::new(),
+            globals: Vec::new(),
+            cons: Vec::new(),
+            main: 0,
+            main_app: 0,
+            pap_apps: Vec::new(),
+            con_bodies: Vec::new(),
+            cost_centres,
+            modules: program.modules.iter().map(|m| m.name.clone()).collect(),
+        },
+        con_ids: HashMap::new(),
+        prelude: HashMap::new(),
+        user: HashMap::new(),
+    };
+    // Globals first, so bodies can refer to any of them.
+    for (mi, m) in program.modules.iter().enumerate() {
+        for b in &m.bindings {
+            let g = l.code.globals.len() as GlobalId;
+            l.code.globals.push(GlobalCode {
+                name: b.name.name.clone(),
+                module: mi as u32,
+                lambda: 0,
+            });
+            let map = if m.name == "Prelude" {
+                &mut l.prelude
+            } else {
+                &mut l.user
+            };
+            map.entry(b.name.name.clone()).or_insert(g);
+        }
+    }
+    let mut g = 0usize;
+    for (mi, m) in program.modules.iter().enumerate() {
+        let is_prelude = m.name == "Prelude";
+        for b in &m.bindings {
+            let lam = l.lambda(&b.lambda, &b.name.name, mi as u32, is_prelude, None, 0)?;
+            l.code.globals[g].lambda = lam;
+            g += 1;
+        }
+    }
+    match l.user.get("main") {
+        Some(&m) => l.code.main = m,
+        None => {
+            return err(
+                "the program has no `main` in a user module: define `main = {} \\u {} -> ...`",
+                Span::default(),
+            );
+        }
+    }
+    // The initial code `main {}` and synthetic bodies for partial
+    // applications and constructor values.
+    let main = l.code.main;
+    l.code.main_app = l.push(
+        ExprCode::App {
+            fun: VarRef::Global(main),
+            args: Vec::new(),
+        },
+        Span::default(),
+    );
+    let max_arity = l.code.lambdas.iter().map(|x| x.arity).max().unwrap_or(0);
+    for k in 0..max_arity.max(1) {
+        let args = (1..=k).map(|i| AtomCode::Var(VarRef::Local(i))).collect();
+        let e = l.push(
+            ExprCode::App {
+                fun: VarRef::Local(0),
+                args,
+            },
+            Span::default(),
+        );
+        l.code.pap_apps.push(e);
+    }
+    for c in 0..l.code.cons.len() {
+        let n = l.code.cons[c].arity;
+        let args = (0..n).map(|i| AtomCode::Var(VarRef::Local(i))).collect();
+        let e = l.push(
+            ExprCode::Con {
+                con: c as ConId,
+                args,
+            },
+            Span::default(),
+        );
+        l.code.con_bodies.push(e);
+    }
+    Ok(l.code)
+}
+
+impl Lowerer {
+    fn push(&mut self, code: ExprCode, span: Span) -> ExprId {
+        self.code.exprs.push(ExprNode { code, span });
+        (self.code.exprs.len() - 1) as ExprId
+    }
+
+    fn con(&mut self, name: &str, arity: usize, span: Span) -> Result<ConId, LowerError> {
+        if let Some(&c) = self.con_ids.get(name) {
+            if self.code.cons[c as usize].arity as usize != arity {
+                return err(
+                    format!(
+                        "constructor `{name}` used with {arity} fields and with {}",
+                        self.code.cons[c as usize].arity
+                    ),
+                    span,
+                );
+            }
+            return Ok(c);
+        }
+        let c = self.code.cons.len() as ConId;
+        self.code.cons.push(ConInfo {
+            name: name.to_string(),
+            arity: arity as u32,
+        });
+        self.con_ids.insert(name.to_string(), c);
+        Ok(c)
+    }
+
+    fn resolve(&self, ctx: &Ctx, name: &str, span: Span) -> Result<VarRef, LowerError> {
+        if let Some((_, s)) = ctx.scope.iter().rev().find(|(n, _)| n == name) {
+            return Ok(VarRef::Local(*s));
+        }
+        let g = if ctx.is_prelude {
+            self.prelude.get(name)
+        } else {
+            self.user.get(name).or_else(|| self.prelude.get(name))
+        };
+        match g {
+            Some(&g) => Ok(VarRef::Global(g)),
+            None => err(
+                format!("unbound variable `{name}` (was the program checked?)"),
+                span,
+            ),
+        }
+    }
+
+    fn atom(&self, ctx: &Ctx, a: &Atom) -> Result<AtomCode, LowerError> {
+        Ok(match a {
+            Atom::Var(v) => AtomCode::Var(self.resolve(ctx, &v.name, v.span)?),
+            Atom::Lit(k, _) => AtomCode::Lit(*k),
+        })
+    }
+
+    /// Lower a lambda form; `outer` resolves its free variables.
+    fn lambda(
+        &mut self,
+        lam: &Lambda,
+        name: &str,
+        module: u32,
+        is_prelude: bool,
+        outer: Option<&Ctx>,
+        depth: usize,
+    ) -> Result<LambdaId, LowerError> {
+        let free_names = match &lam.free {
+            Some(f) => f,
+            None => {
+                return err(
+                    "lambda form without a free-variable list (was the program checked?)",
+                    lam.span,
+                );
+            }
+        };
+        let mut free = Vec::new();
+        for v in free_names {
+            match outer {
+                Some(o) => match self.resolve(o, &v.name, v.span)? {
+                    r @ VarRef::Local(_) => free.push(r),
+                    VarRef::Global(_) => {
+                        return err(format!("free variable `{}` is a global", v.name), v.span);
+                    }
+                },
+                None => {
+                    return err(
+                        format!("top-level binding `{name}` has free variable `{}`", v.name),
+                        v.span,
+                    );
+                }
+            }
+        }
+        if lam.flag == Flag::NonUpdatable {
+            return err("`\\n` flag left by the checker", lam.span);
+        }
+        let mut ctx = Ctx {
+            scope: Vec::new(),
+            next_slot: 0,
+            module,
+            is_prelude,
+        };
+        for v in free_names.iter().chain(lam.args.iter()) {
+            ctx.scope.push((v.name.clone(), ctx.next_slot));
+            ctx.next_slot += 1;
+        }
+        let id = self.code.lambdas.len() as LambdaId;
+        self.code.lambdas.push(LambdaCode {
+            name: name.to_string(),
+            flag: lam.flag,
+            free,
+            arity: lam.args.len() as u32,
+            slots: 0,
+            body: 0,
+            span: lam.span,
+            module,
+        });
+        let body = self.expr(&mut ctx, &lam.body, name, depth + 1)?;
+        let lc = &mut self.code.lambdas[id as usize];
+        lc.body = body;
+        lc.slots = ctx.next_slot;
+        Ok(id)
+    }
+
+    fn bind(ctx: &mut Ctx, name: &str) -> u32 {
+        let s = ctx.next_slot;
+        ctx.next_slot += 1;
+        ctx.scope.push((name.to_string(), s));
+        s
+    }
+
+    fn expr(
+        &mut self,
+        ctx: &mut Ctx,
+        e: &Expr,
+        outer_name: &str,
+        depth: usize,
+    ) -> Result<ExprId, LowerError> {
+        if depth > MAX_DEPTH {
+            return err(
+                format!("expression nested more than {MAX_DEPTH} deep"),
+                e.span,
+            );
+        }
+        let code = match &e.kind {
+            ExprKind::Let {
+                rec,
+                bindings,
+                body,
+            } => {
+                let mark = ctx.scope.len();
+                let mut binds = Vec::new();
+                let mut lams = Vec::new();
+                if *rec {
+                    for b in bindings {
+                        binds.push(Self::bind(ctx, &b.name.name));
+                    }
+                    for b in bindings {
+                        let n = format!("{outer_name}.{}", b.name.name);
+                        lams.push(self.lambda(
+                            &b.lambda,
+                            &n,
+                            ctx.module,
+                            ctx.is_prelude,
+                            Some(ctx),
+                            depth + 1,
+                        )?);
+                    }
+                } else {
+                    for b in bindings {
+                        let n = format!("{outer_name}.{}", b.name.name);
+                        lams.push(self.lambda(
+                            &b.lambda,
+                            &n,
+                            ctx.module,
+                            ctx.is_prelude,
+                            Some(ctx),
+                            depth + 1,
+                        )?);
+                    }
+                    for b in bindings {
+                        binds.push(Self::bind(ctx, &b.name.name));
+                    }
+                }
+                let body = self.expr(ctx, body, outer_name, depth + 1)?;
+                ctx.scope.truncate(mark);
+                let binds = binds
+                    .into_iter()
+                    .zip(lams)
+                    .map(|(slot, lambda)| LetBind { slot, lambda })
+                    .collect();
+                ExprCode::Let {
+                    rec: *rec,
+                    binds,
+                    body,
+                }
+            }
+            ExprKind::Case { scrutinee, alts } => {
+                let scrut = self.expr(ctx, scrutinee, outer_name, depth + 1)?;
+                let mut alg = Vec::new();
+                let mut prim = Vec::new();
+                let mut default = None;
+                for a in alts {
+                    let mark = ctx.scope.len();
+                    match &a.pattern {
+                        Pattern::Con { con, vars } => {
+                            let c = self.con(&con.name, vars.len(), con.span)?;
+                            let binds = vars.iter().map(|v| Self::bind(ctx, &v.name)).collect();
+                            let body = self.expr(ctx, &a.body, outer_name, depth + 1)?;
+                            alg.push(AlgAlt {
+                                con: c,
+                                binds,
+                                body,
+                            });
+                        }
+                        Pattern::Lit(k, _) => {
+                            let body = self.expr(ctx, &a.body, outer_name, depth + 1)?;
+                            prim.push((*k, body));
+                        }
+                        Pattern::Var(v) => {
+                            let s = Self::bind(ctx, &v.name);
+                            let body = self.expr(ctx, &a.body, outer_name, depth + 1)?;
+                            default = Some(DefaultAlt {
+                                bind: Some(s),
+                                body,
+                            });
+                        }
+                        Pattern::Default(_) => {
+                            let body = self.expr(ctx, &a.body, outer_name, depth + 1)?;
+                            default = Some(DefaultAlt { bind: None, body });
+                        }
+                    }
+                    ctx.scope.truncate(mark);
+                }
+                let alts = if !alg.is_empty() {
+                    AltsKind::Alg(alg)
+                } else if !prim.is_empty() {
+                    AltsKind::Prim(prim)
+                } else {
+                    AltsKind::DefaultOnly
+                };
+                ExprCode::Case {
+                    scrut,
+                    alts,
+                    default,
+                }
+            }
+            ExprKind::Scc {
+                label,
+                label_span,
+                body,
+            } => {
+                let cc = match self.code.cost_centres.lookup(ctx.module as usize, label) {
+                    Some(cc) => cc,
+                    None => return err(format!("unknown cost centre `{label}`"), *label_span),
+                };
+                let body = self.expr(ctx, body, outer_name, depth + 1)?;
+                ExprCode::Scc { cc, body }
+            }
+            ExprKind::App { fun, args } => {
+                let f = self.resolve(ctx, &fun.name, fun.span)?;
+                let args = args
+                    .iter()
+                    .map(|a| self.atom(ctx, a))
+                    .collect::<Result<_, _>>()?;
+                ExprCode::App { fun: f, args }
+            }
+            ExprKind::Con { con, args } => {
+                let c = self.con(&con.name, args.len(), con.span)?;
+                let args = args
+                    .iter()
+                    .map(|a| self.atom(ctx, a))
+                    .collect::<Result<_, _>>()?;
+                ExprCode::Con { con: c, args }
+            }
+            ExprKind::Prim { op, args, op_span } => {
+                if args.len() != op.arity() {
+                    return err(
+                        format!("`{}` takes {} arguments", op.as_str(), op.arity()),
+                        *op_span,
+                    );
+                }
+                let args = args
+                    .iter()
+                    .map(|a| self.atom(ctx, a))
+                    .collect::<Result<_, _>>()?;
+                ExprCode::Prim { op: *op, args }
+            }
+            ExprKind::Lit(k) => ExprCode::Lit(*k),
+        };
+        Ok(self.push(code, e.span))
+    }
+}

@@ -1,0 +1,1701 @@
+//! The reference engine: SEMANTICS.md's rules, one per step.
+//!
+//! State `(code, as, rs, us, h, σ, cc)`: [`Control`] is the code; `as` is
+//! one vector (top = last; the first argument of a call is on top), `rs`
+//! holds case continuations, `us` update and restore frames. Frames save the
+//! *heights* of `as` and `rs` ("empty `as`/`rs`" means "nothing above the
+//! saved height"). A case continuation also saves the height of `as`, so the
+//! scrutinee only sees arguments pushed after the `case` (a function whose
+//! body is a `case` may be called with extra arguments).
+//!
+//! Cost accounting (engine-independent meaning, documented here):
+//! - a step's **tick** goes to the entry current *before* the rule fires,
+//!   except in a row of frame pops (16/16′/17a/17a′ back to back, "hidden
+//!   execution") where every step of the row is charged to the entry current
+//!   before the first of the row;
+//! - words: rules 3 and 7 to the current entry; 16 and 17a to the row's entry
+//!   (which is also the cost centre the new closure gets);
+//! - tail calls: rule 1 and 6–8, 11–13 to the entry current before the rule;
+//! - strict calls: the entry made current by `scc`;
+//! - lazy calls: the entry made current by 15/15′;
+//! - curried calls: 17a/17a′, to the row's entry.
+//!
+//! The loop never recurses in Rust: one call of [`Machine::step`] per step.
+
+use std::io::Write;
+use std::time::Instant;
+
+use crate::gc::{
+    Addr, Heap, HeapExhausted, Info, Roots, Tag, Value, closure_words, default_limit_bytes,
+};
+use crate::machine::code::*;
+use crate::machine::{CostCentreMode, ErrorKind, RunOptions, RuntimeError, Stats, TraceFormat};
+use crate::profile::cost_centre::{CostCentreTable, MAIN_CC};
+use crate::profile::stacks::{EMPTY, StackTree};
+use crate::profile::{Counters, Entry, Profile};
+use crate::stg::source::SourceMap;
+use crate::stg::syntax::{Flag, PrimOp, Span};
+
+/// The machine's code component.
+#[derive(Clone, Debug)]
+pub enum Control {
+    Eval(ExprId, Vec<Value>),
+    Enter(Value),
+    ReturnCon(ConId, Vec<Value>),
+    ReturnInt(i64),
+}
+
+/// A case continuation on `rs`.
+#[derive(Clone, Debug)]
+pub struct Cont {
+    /// The `case` expression.
+    pub case: ExprId,
+    pub env: Vec<Value>,
+    /// Height of `as` when pushed.
+    pub as_height: usize,
+    /// Cost centre (stack) to restore on return.
+    pub cc: u32,
+}
+
+/// An update frame (`update = Some`) or a restore frame on `us`.
+#[derive(Clone, Copy, Debug)]
+pub struct Frame {
+    pub update: Option<Addr>,
+    pub as_base: usize,
+    pub rs_base: usize,
+    pub cc: u32,
+}
+
+/// The rules, named as in SEMANTICS.md.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    R1,
+    R2,
+    R3,
+    R4,
+    R5,
+    R6,
+    R7,
+    R8,
+    R9,
+    R10,
+    R11,
+    R12,
+    R13,
+    R14,
+    R15,
+    R15s,
+    R16,
+    R16s,
+    R17a,
+    R17as,
+    Scc,
+    SccEq,
+}
+
+impl Rule {
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::R1 => "1",
+            Rule::R2 => "2",
+            Rule::R3 => "3",
+            Rule::R4 => "4",
+            Rule::R5 => "5",
+            Rule::R6 => "6",
+            Rule::R7 => "7",
+            Rule::R8 => "8",
+            Rule::R9 => "9",
+            Rule::R10 => "10",
+            Rule::R11 => "11",
+            Rule::R12 => "12",
+            Rule::R13 => "13",
+            Rule::R14 => "14",
+            Rule::R15 => "15",
+            Rule::R15s => "15′",
+            Rule::R16 => "16",
+            Rule::R16s => "16′",
+            Rule::R17a => "17a",
+            Rule::R17as => "17a′",
+            Rule::Scc => "scc",
+            Rule::SccEq => "scc=",
+        }
+    }
+    /// Frame pops, which form "hidden execution" rows.
+    pub fn is_pop(self) -> bool {
+        matches!(self, Rule::R16 | Rule::R16s | Rule::R17a | Rule::R17as)
+    }
+}
+
+/// Pending work of the result printer (a root set for the collector).
+#[derive(Clone, Debug)]
+enum PrintItem {
+    Text(&'static str),
+    /// Force a value and print it at a precedence (0 or 11).
+    Force(Value, u8),
+    /// Force a list tail: `]` for `Nil`, `,x...` for `Cons`.
+    ListRest(Value),
+    /// Close an improper list.
+    CloseImproper,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum PrintCtx {
+    Value(u8),
+    ListRest,
+}
+
+/// Everything the collector must see.
+struct State {
+    control: Control,
+    args: Vec<Value>,
+    rs: Vec<Cont>,
+    us: Vec<Frame>,
+    globals: Vec<Value>,
+    printing: Vec<PrintItem>,
+}
+
+impl Roots for State {
+    fn visit_roots(&mut self, f: &mut dyn FnMut(&mut Value)) {
+        match &mut self.control {
+            Control::Eval(_, env) | Control::ReturnCon(_, env) => env.iter_mut().for_each(&mut *f),
+            Control::Enter(v) => f(v),
+            Control::ReturnInt(_) => {}
+        }
+        self.args.iter_mut().for_each(&mut *f);
+        for c in &mut self.rs {
+            c.env.iter_mut().for_each(&mut *f);
+        }
+        for fr in &mut self.us {
+            if let Some(a) = fr.update {
+                let mut v = Value::Ptr(a);
+                f(&mut v);
+                if let Value::Ptr(b) = v {
+                    fr.update = Some(b);
+                }
+            }
+        }
+        self.globals.iter_mut().for_each(&mut *f);
+        for p in &mut self.printing {
+            match p {
+                PrintItem::Force(v, _) | PrintItem::ListRest(v) => f(v),
+                PrintItem::Text(_) | PrintItem::CloseImproper => {}
+            }
+        }
+    }
+}
+
+pub struct Machine<'a> {
+    code: &'a Code,
+    sources: &'a SourceMap,
+    heap: Heap,
+    s: State,
+    /// Current cost centre (flat) or stack (stacks mode).
+    cc: u32,
+    /// The entry current before the first pop of the current row of pops.
+    row_cc: Option<u32>,
+    mode: CostCentreMode,
+    stacks: StackTree,
+    counters: Vec<Counters>,
+    /// `MAIN` (flat) or the stack `MAIN` (stacks mode).
+    main_entry: u32,
+    steps: u64,
+    max_steps: Option<u64>,
+    max_stack_bytes: u64,
+    /// Words held by `rs` (environments plus 3 words per continuation).
+    rs_words: usize,
+    gc_stress: bool,
+    trace: Option<TraceFormat>,
+    print_ctx: PrintCtx,
+    /// Source of the last expression evaluated.
+    span: Span,
+    started: Instant,
+}
+
+/// A profile with every cost centre and a zero root.
+pub fn empty_profile(table: &CostCentreTable) -> Profile {
+    Profile {
+        frequency: 0,
+        overhead: 0,
+        modules: table.modules.clone(),
+        cost_centres: table.cost_centres.clone(),
+        entries: vec![Entry {
+            cost_centre: MAIN_CC,
+            counters: Counters::default(),
+            children: vec![],
+        }],
+    }
+}
+
+impl<'a> Machine<'a> {
+    pub fn new(code: &'a Code, sources: &'a SourceMap, options: &RunOptions) -> Machine<'a> {
+        let default = default_limit_bytes();
+        let mut stacks = StackTree::new();
+        let main_entry = match options.cost_centres {
+            CostCentreMode::Flat => MAIN_CC,
+            CostCentreMode::Stacks => stacks.child(EMPTY, MAIN_CC),
+        };
+        Machine {
+            code,
+            sources,
+            heap: Heap::new(options.max_heap.unwrap_or(default)),
+            s: State {
+                control: Control::Eval(code.main_app, Vec::new()),
+                args: Vec::new(),
+                rs: Vec::new(),
+                us: Vec::new(),
+                globals: Vec::new(),
+                printing: Vec::new(),
+            },
+            cc: main_entry,
+            row_cc: None,
+            mode: options.cost_centres,
+            stacks,
+            counters: Vec::new(),
+            main_entry,
+            steps: 0,
+            max_steps: options.max_steps,
+            max_stack_bytes: options.max_stack.unwrap_or(default),
+            rs_words: 0,
+            gc_stress: options.gc_stress,
+            trace: options.trace,
+            print_ctx: PrintCtx::Value(0),
+            span: Span::default(),
+            started: Instant::now(),
+        }
+    }
+
+    // ----- helpers -------------------------------------------------------
+
+    fn ctr(&mut self, e: u32) -> &mut Counters {
+        let i = e as usize;
+        if self.counters.len() <= i {
+            self.counters.resize(i + 1, Counters::default());
+        }
+        &mut self.counters[i]
+    }
+
+    fn cc_name(&self, e: u32) -> String {
+        match self.mode {
+            CostCentreMode::Flat => self.code.cost_centres.qualified(e),
+            CostCentreMode::Stacks => {
+                let t = &self.code.cost_centres;
+                self.stacks.render(e, &|c| t.qualified(c))
+            }
+        }
+    }
+
+    fn error(&self, kind: ErrorKind, rule: &'static str, span: Option<Span>) -> RuntimeError {
+        let span = span.unwrap_or(self.span);
+        let location = if span == Span::default() && self.sources.files().next().is_none() {
+            None
+        } else if (span.file as usize) < self.sources.files().count() {
+            Some(self.sources.location(span))
+        } else {
+            None
+        };
+        RuntimeError {
+            kind,
+            rule,
+            cost_centre: self.cc_name(self.cc),
+            location,
+            step: self.steps,
+        }
+    }
+
+    fn heap_error(&self, e: HeapExhausted, rule: &'static str) -> RuntimeError {
+        self.error(
+            ErrorKind::HeapLimit {
+                limit_bytes: e.limit_bytes,
+                live_bytes: e.live_bytes,
+            },
+            rule,
+            None,
+        )
+    }
+
+    fn reserve(&mut self, words: usize, rule: Rule) -> Result<(), RuntimeError> {
+        self.heap
+            .reserve(words, self.gc_stress, &mut self.s)
+            .map_err(|e| self.heap_error(e, rule.name()))
+    }
+
+    fn alloc(
+        &mut self,
+        info: Info,
+        cc: u32,
+        payload: &[Value],
+        rule: Rule,
+    ) -> Result<Addr, RuntimeError> {
+        match self.heap.alloc(info, cc, payload) {
+            Some(a) => Ok(a),
+            None => Err(self.error(
+                ErrorKind::HeapLimit {
+                    limit_bytes: self.heap.max_bytes(),
+                    live_bytes: self.heap.used_words() as u64 * 8,
+                },
+                rule.name(),
+                None,
+            )),
+        }
+    }
+
+    fn lookup(&self, env: &[Value], v: VarRef) -> Value {
+        match v {
+            VarRef::Local(i) => env.get(i as usize).copied().unwrap_or(Value::Int(0)),
+            VarRef::Global(g) => self
+                .s
+                .globals
+                .get(g as usize)
+                .copied()
+                .unwrap_or(Value::Int(0)),
+        }
+    }
+
+    fn atom(&self, env: &[Value], a: AtomCode) -> Value {
+        match a {
+            AtomCode::Var(v) => self.lookup(env, v),
+            AtomCode::Lit(k) => Value::Int(k),
+        }
+    }
+
+    /// Base of the arguments visible to the code: above the top case
+    /// continuation or the top frame, whichever is more recent.
+    fn as_base(&self) -> usize {
+        let frame_rs = self.s.us.last().map(|f| f.rs_base).unwrap_or(0);
+        if self.s.rs.len() > frame_rs {
+            self.s.rs.last().map(|c| c.as_height).unwrap_or(0)
+        } else {
+            self.s.us.last().map(|f| f.as_base).unwrap_or(0)
+        }
+    }
+
+    fn avail(&self) -> usize {
+        self.s.args.len().saturating_sub(self.as_base())
+    }
+
+    /// Is there a case continuation above the top frame?
+    fn rs_nonempty(&self) -> bool {
+        self.s.rs.len() > self.s.us.last().map(|f| f.rs_base).unwrap_or(0)
+    }
+
+    fn check_stack(&self, rule: Rule) -> Result<(), RuntimeError> {
+        let words = self.s.args.len() + self.rs_words + self.s.us.len() * 4;
+        if words as u64 * 8 > self.max_stack_bytes {
+            return Err(self.error(
+                ErrorKind::StackLimit {
+                    limit_bytes: self.max_stack_bytes,
+                },
+                rule.name(),
+                None,
+            ));
+        }
+        Ok(())
+    }
+
+    fn closure_desc(&self, a: Addr) -> String {
+        match self.heap.info(a) {
+            Some(i) => match i.tag {
+                Tag::Lambda | Tag::BlackHole | Tag::Entered => self
+                    .code
+                    .lambdas
+                    .get(i.index as usize)
+                    .map(|l| l.name.clone())
+                    .unwrap_or_default(),
+                Tag::Con => self.code.con_name(i.index).to_string(),
+                Tag::Pap => "PAP".to_string(),
+                Tag::Ind => "IND".to_string(),
+                Tag::Forward => "FORWARD".to_string(),
+            },
+            None => format!("@{a}?"),
+        }
+    }
+
+    fn closure_span(&self, a: Addr) -> Option<Span> {
+        match self.heap.info(a) {
+            Some(i) if matches!(i.tag, Tag::Lambda | Tag::BlackHole | Tag::Entered) => {
+                self.code.lambdas.get(i.index as usize).map(|l| l.span)
+            }
+            _ => None,
+        }
+    }
+
+    fn value_desc(&self, c: ConId, ws: &[Value]) -> String {
+        let mut s = self.code.con_name(c).to_string();
+        for w in ws {
+            match w {
+                Value::Int(k) => s.push_str(&format!(" {k}#")),
+                Value::Ptr(_) => s.push_str(" _"),
+            }
+        }
+        s
+    }
+
+    // ----- globals -------------------------------------------------------
+
+    fn init_globals(&mut self) -> Result<(), RuntimeError> {
+        let n = self.code.globals.len();
+        self.reserve(n * closure_words(0), Rule::R3)?;
+        for g in 0..n {
+            let gc = &self.code.globals[g];
+            let lam = self.code.lambda(gc.lambda);
+            let caf = self
+                .code
+                .cost_centres
+                .cafs
+                .get(gc.module as usize)
+                .copied()
+                .unwrap_or(MAIN_CC);
+            let cc = match self.mode {
+                CostCentreMode::Flat => caf,
+                CostCentreMode::Stacks => {
+                    if lam.arity > 0 {
+                        EMPTY
+                    } else {
+                        self.stacks.child(self.main_entry, caf)
+                    }
+                }
+            };
+            let info = Info {
+                tag: Tag::Lambda,
+                n: 0,
+                index: gc.lambda,
+            };
+            let a = self.heap.alloc(info, cc, &[]).ok_or_else(|| {
+                self.error(
+                    ErrorKind::HeapLimit {
+                        limit_bytes: self.heap.max_bytes(),
+                        live_bytes: 0,
+                    },
+                    "-",
+                    None,
+                )
+            })?;
+            // Static closures are not allocation by the program.
+            self.heap.stats.bytes_allocated -= closure_words(0) as u64 * 8;
+            self.s.globals.push(Value::Ptr(a));
+        }
+        Ok(())
+    }
+
+    // ----- rule selection ------------------------------------------------
+
+    /// Which rule fires on the current state; `None` when the machine halts.
+    fn select(&self) -> Result<Option<Rule>, RuntimeError> {
+        match &self.s.control {
+            Control::Eval(e, env) => {
+                let node = self.code.expr(*e);
+                Ok(Some(match &node.code {
+                    ExprCode::Let { .. } => Rule::R3,
+                    ExprCode::Case { .. } => Rule::R4,
+                    ExprCode::Scc { cc, .. } => {
+                        if self.mode == CostCentreMode::Flat && self.cc == *cc {
+                            Rule::SccEq
+                        } else {
+                            Rule::Scc
+                        }
+                    }
+                    ExprCode::App { fun, args } => match self.lookup(env, *fun) {
+                        Value::Ptr(_) => Rule::R1,
+                        Value::Int(_) if args.is_empty() => Rule::R10,
+                        Value::Int(k) => {
+                            return Err(self.error(
+                                ErrorKind::IntNotClosure { value: k },
+                                "1",
+                                Some(node.span),
+                            ));
+                        }
+                    },
+                    ExprCode::Con { .. } => Rule::R5,
+                    ExprCode::Lit(_) => Rule::R9,
+                    ExprCode::Prim { .. } => Rule::R14,
+                }))
+            }
+            Control::Enter(v) => {
+                let a = match v {
+                    Value::Ptr(a) => self.heap.deref(*a),
+                    Value::Int(k) => {
+                        return Err(self.error(ErrorKind::IntNotClosure { value: *k }, "2", None));
+                    }
+                };
+                let info = match self.heap.info(a) {
+                    Some(i) => i,
+                    None => return Err(self.error(ErrorKind::ClosureNotInt, "2", None)),
+                };
+                match info.tag {
+                    Tag::Con | Tag::Pap => Ok(Some(Rule::R2)),
+                    Tag::BlackHole => Err(self.error(ErrorKind::Loop, "15", self.closure_span(a))),
+                    Tag::Entered => Err(self.error(
+                        ErrorKind::SingleEntryTwice {
+                            closure: self.closure_desc(a),
+                        },
+                        "15′",
+                        self.closure_span(a),
+                    )),
+                    Tag::Ind | Tag::Forward => Err(self.error(ErrorKind::ClosureNotInt, "2", None)),
+                    Tag::Lambda => {
+                        let lam = self.code.lambda(info.index);
+                        match lam.flag {
+                            Flag::Updatable => Ok(Some(Rule::R15)),
+                            Flag::SingleEntry => Ok(Some(Rule::R15s)),
+                            Flag::Reentrant | Flag::NonUpdatable => {
+                                if self.avail() >= lam.arity as usize {
+                                    Ok(Some(Rule::R2))
+                                } else if self.rs_nonempty() {
+                                    Err(self.error(
+                                        ErrorKind::FunctionInCase {
+                                            closure: lam.name.clone(),
+                                        },
+                                        "17a",
+                                        Some(lam.span),
+                                    ))
+                                } else {
+                                    match self.s.us.last() {
+                                        None => Ok(None),
+                                        Some(f) if f.update.is_some() => Ok(Some(Rule::R17a)),
+                                        Some(_) => Ok(Some(Rule::R17as)),
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            Control::ReturnCon(c, ws) => {
+                if self.rs_nonempty() {
+                    let cont = self.s.rs.last().expect("rs non-empty");
+                    let case = self.code.expr(cont.case);
+                    if self.s.args.len() > cont.as_height {
+                        return Err(self.error(
+                            ErrorKind::PendingArguments {
+                                value: self.value_desc(*c, ws),
+                                pending: self.s.args.len() - cont.as_height,
+                            },
+                            "6",
+                            Some(case.span),
+                        ));
+                    }
+                    let ExprCode::Case { alts, default, .. } = &case.code else {
+                        return Err(self.error(ErrorKind::ClosureNotInt, "6", Some(case.span)));
+                    };
+                    match alts {
+                        AltsKind::Alg(alts) if alts.iter().any(|a| a.con == *c) => {
+                            return Ok(Some(Rule::R6));
+                        }
+                        AltsKind::Prim(_) => {
+                            return Err(self.error(
+                                ErrorKind::ConInLiteralCase {
+                                    con: self.value_desc(*c, ws),
+                                },
+                                "11",
+                                Some(case.span),
+                            ));
+                        }
+                        _ => {}
+                    }
+                    match default {
+                        Some(DefaultAlt { bind: Some(_), .. }) => Ok(Some(Rule::R7)),
+                        Some(DefaultAlt { bind: None, .. }) => Ok(Some(Rule::R8)),
+                        None => Err(self.error(
+                            ErrorKind::NoMatchingAlternative {
+                                value: self.value_desc(*c, ws),
+                            },
+                            "6",
+                            Some(case.span),
+                        )),
+                    }
+                } else {
+                    let pending = self.avail();
+                    if pending > 0 {
+                        return Err(self.error(
+                            ErrorKind::PendingArguments {
+                                value: self.value_desc(*c, ws),
+                                pending,
+                            },
+                            "16",
+                            None,
+                        ));
+                    }
+                    match self.s.us.last() {
+                        None => Ok(None),
+                        Some(f) if f.update.is_some() => Ok(Some(Rule::R16)),
+                        Some(_) => Ok(Some(Rule::R16s)),
+                    }
+                }
+            }
+            Control::ReturnInt(k) => {
+                if self.rs_nonempty() {
+                    let cont = self.s.rs.last().expect("rs non-empty");
+                    let case = self.code.expr(cont.case);
+                    if self.s.args.len() > cont.as_height {
+                        return Err(self.error(
+                            ErrorKind::PendingArguments {
+                                value: format!("{k}#"),
+                                pending: self.s.args.len() - cont.as_height,
+                            },
+                            "11",
+                            Some(case.span),
+                        ));
+                    }
+                    let ExprCode::Case { alts, default, .. } = &case.code else {
+                        return Err(self.error(ErrorKind::ClosureNotInt, "11", Some(case.span)));
+                    };
+                    match alts {
+                        AltsKind::Prim(alts) if alts.iter().any(|a| a.0 == *k) => {
+                            return Ok(Some(Rule::R11));
+                        }
+                        AltsKind::Alg(_) => {
+                            return Err(self.error(
+                                ErrorKind::IntInAlgebraicCase { value: *k },
+                                "6",
+                                Some(case.span),
+                            ));
+                        }
+                        _ => {}
+                    }
+                    match default {
+                        Some(DefaultAlt { bind: Some(_), .. }) => Ok(Some(Rule::R12)),
+                        Some(DefaultAlt { bind: None, .. }) => Ok(Some(Rule::R13)),
+                        None => Err(self.error(
+                            ErrorKind::NoMatchingAlternative {
+                                value: format!("{k}#"),
+                            },
+                            "11",
+                            Some(case.span),
+                        )),
+                    }
+                } else {
+                    let pending = self.avail();
+                    if pending > 0 {
+                        return Err(self.error(
+                            ErrorKind::PendingArguments {
+                                value: format!("{k}#"),
+                                pending,
+                            },
+                            "16′",
+                            None,
+                        ));
+                    }
+                    match self.s.us.last() {
+                        None => Ok(None),
+                        Some(f) if f.update.is_some() => {
+                            let span = f.update.and_then(|a| self.closure_span(a));
+                            Err(self.error(ErrorKind::IntUpdate { value: *k }, "16", span))
+                        }
+                        Some(_) => Ok(Some(Rule::R16s)),
+                    }
+                }
+            }
+        }
+    }
+
+    /// One step: select, trace, fire, charge. `Ok(None)` when halted.
+    fn step(&mut self, trace: &mut dyn Write) -> Result<Option<Rule>, RuntimeError> {
+        let rule = match self.select()? {
+            Some(r) => r,
+            None => return Ok(None),
+        };
+        if let Some(limit) = self.max_steps
+            && self.steps >= limit
+        {
+            return Err(self.error(ErrorKind::StepLimit { limit }, rule.name(), None));
+        }
+        if let Some(fmt) = self.trace {
+            let line = self.trace_line(rule, fmt);
+            if let Err(e) = writeln!(trace, "{line}") {
+                return Err(self.error(
+                    ErrorKind::Output {
+                        message: e.to_string(),
+                    },
+                    rule.name(),
+                    None,
+                ));
+            }
+        }
+        let pre = self.cc;
+        if !rule.is_pop() {
+            self.row_cc = None;
+        }
+        self.fire(rule)?;
+        self.steps += 1;
+        let charged = if rule.is_pop() {
+            self.row_cc.unwrap_or(pre)
+        } else {
+            pre
+        };
+        self.ctr(charged).ticks += 1;
+        Ok(Some(rule))
+    }
+
+    fn fire(&mut self, rule: Rule) -> Result<(), RuntimeError> {
+        match rule {
+            Rule::R1 => self.rule1_apply(),
+            Rule::R2 => self.rule2_enter_reentrant(),
+            Rule::R3 => self.rule3_let(),
+            Rule::R4 => self.rule4_case(),
+            Rule::R5 => self.rule5_constructor(),
+            Rule::R6 => self.rule6_return_con_match(),
+            Rule::R7 => self.rule7_return_con_default_bind(),
+            Rule::R8 => self.rule8_return_con_default(),
+            Rule::R9 => self.rule9_literal(),
+            Rule::R10 => self.rule10_int_variable(),
+            Rule::R11 => self.rule11_return_int_match(),
+            Rule::R12 => self.rule12_return_int_default_bind(),
+            Rule::R13 => self.rule13_return_int_default(),
+            Rule::R14 => self.rule14_primop(),
+            Rule::R15 => self.rule15_enter_updatable(),
+            Rule::R15s => self.rule15s_enter_single_entry(),
+            Rule::R16 => self.rule16_update_con(),
+            Rule::R16s => self.rule16s_restore_return(),
+            Rule::R17a => self.rule17a_update_pap(),
+            Rule::R17as => self.rule17as_restore_pap(),
+            Rule::Scc => self.rule_scc(),
+            Rule::SccEq => self.rule_scc_eq(),
+        }
+    }
+
+    fn take_control(&mut self) -> Control {
+        std::mem::replace(&mut self.s.control, Control::ReturnInt(0))
+    }
+
+    fn take_eval(&mut self) -> (ExprId, Vec<Value>) {
+        match self.take_control() {
+            Control::Eval(e, env) => {
+                self.span = self.code.expr(e).span;
+                (e, env)
+            }
+            other => {
+                self.s.control = other;
+                (0, Vec::new())
+            }
+        }
+    }
+
+    // ----- the rules -----------------------------------------------------
+
+    /// Rule 1: `Eval (f {xs}) ρ`: push the argument values on `as`; `Enter f`.
+    fn rule1_apply(&mut self) -> Result<(), RuntimeError> {
+        let (e, env) = self.take_eval();
+        if let ExprCode::App { fun, args } = &self.code.expr(e).code {
+            let f = self.lookup(&env, *fun);
+            for a in args.iter().rev() {
+                let v = self.atom(&env, *a);
+                self.s.args.push(v);
+            }
+            self.s.control = Control::Enter(f);
+        }
+        let cc = self.cc;
+        self.ctr(cc).tail_calls += 1;
+        self.check_stack(Rule::R1)
+    }
+
+    /// Rule 2: `Enter a`, `a` re-entrant with n ≥ 0 arguments and enough on
+    /// `as`: pop them; `Eval body` with free variables and arguments bound.
+    /// Also enters constructor values (n = 0) and partial applications
+    /// (`(f : xs) \r {} -> f xs`). Stacks mode: a function (n ≥ 1) or a
+    /// partial application appends its captured stack.
+    fn rule2_enter_reentrant(&mut self) -> Result<(), RuntimeError> {
+        let Control::Enter(Value::Ptr(a)) = self.take_control() else {
+            return Ok(());
+        };
+        let a = self.heap.deref(a);
+        let Some(info) = self.heap.info(a) else {
+            return Ok(());
+        };
+        let captured = self.heap.cc(a);
+        match info.tag {
+            Tag::Lambda => {
+                let lam = self.code.lambda(info.index);
+                let nfree = lam.free.len();
+                let mut env =
+                    vec![Value::Int(0); (lam.slots as usize).max(nfree + lam.arity as usize)];
+                for (i, slot) in env.iter_mut().enumerate().take(nfree) {
+                    *slot = self.heap.payload(a, i);
+                }
+                for i in 0..lam.arity as usize {
+                    env[nfree + i] = self.s.args.pop().unwrap_or(Value::Int(0));
+                }
+                if lam.arity >= 1 && self.mode == CostCentreMode::Stacks {
+                    self.cc = self.stacks.append(self.cc, captured);
+                }
+                self.s.control = Control::Eval(lam.body, env);
+            }
+            Tag::Con => {
+                let env = (0..info.n as usize)
+                    .map(|i| self.heap.payload(a, i))
+                    .collect();
+                self.s.control = Control::Eval(self.code.con_bodies[info.index as usize], env);
+            }
+            Tag::Pap => {
+                let env: Vec<Value> = (0..info.n as usize)
+                    .map(|i| self.heap.payload(a, i))
+                    .collect();
+                let k = env.len().saturating_sub(1);
+                if self.mode == CostCentreMode::Stacks {
+                    self.cc = self.stacks.append(self.cc, captured);
+                }
+                self.s.control = Control::Eval(self.code.pap_apps[k], env);
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Rule 3: `Eval (let(rec) binds in e) ρ`: allocate one closure per
+    /// binding, each carrying the current cost centre; `Eval e`.
+    fn rule3_let(&mut self) -> Result<(), RuntimeError> {
+        let Control::Eval(e, _) = &self.s.control else {
+            return Ok(());
+        };
+        let ExprCode::Let { binds, body, .. } = &self.code.expr(*e).code else {
+            return Ok(());
+        };
+        let words: usize = binds
+            .iter()
+            .map(|b| closure_words(self.code.lambda(b.lambda).free.len()))
+            .sum();
+        self.reserve(words, Rule::R3)?;
+        let (_, mut env) = self.take_eval();
+        let cc = self.cc;
+        let mut addrs = Vec::with_capacity(binds.len());
+        for b in binds {
+            let lam = self.code.lambda(b.lambda);
+            let info = Info {
+                tag: Tag::Lambda,
+                n: lam.free.len() as u32,
+                index: b.lambda,
+            };
+            let zeros = vec![Value::Int(0); lam.free.len()];
+            let a = self.alloc(info, cc, &zeros, Rule::R3)?;
+            addrs.push(a);
+            if let Some(slot) = env.get_mut(b.slot as usize) {
+                *slot = Value::Ptr(a);
+            }
+        }
+        for (b, &a) in binds.iter().zip(&addrs) {
+            let lam = self.code.lambda(b.lambda);
+            for (i, v) in lam.free.iter().enumerate() {
+                let val = self.lookup(&env, *v);
+                self.heap.set_payload(a, i, val);
+            }
+        }
+        self.ctr(cc).words += words as u64;
+        self.s.control = Control::Eval(*body, env);
+        Ok(())
+    }
+
+    /// Rule 4: `Eval (case e of alts) ρ`: push `(alts, ρ)` (with the height
+    /// of `as` and the current cost centre) on `rs`; `Eval e`.
+    fn rule4_case(&mut self) -> Result<(), RuntimeError> {
+        let (e, env) = self.take_eval();
+        let ExprCode::Case { scrut, .. } = &self.code.expr(e).code else {
+            return Ok(());
+        };
+        self.rs_words += env.len() + 3;
+        self.s.rs.push(Cont {
+            case: e,
+            env: env.clone(),
+            as_height: self.s.args.len(),
+            cc: self.cc,
+        });
+        self.s.control = Control::Eval(*scrut, env);
+        self.check_stack(Rule::R4)
+    }
+
+    /// Rule 5: `Eval (c {xs}) ρ`: `ReturnCon c ws`.
+    fn rule5_constructor(&mut self) -> Result<(), RuntimeError> {
+        let (e, env) = self.take_eval();
+        if let ExprCode::Con { con, args } = &self.code.expr(e).code {
+            let ws = args.iter().map(|a| self.atom(&env, *a)).collect();
+            self.s.control = Control::ReturnCon(*con, ws);
+        }
+        Ok(())
+    }
+
+    fn pop_cont(&mut self) -> Cont {
+        let c = self
+            .s
+            .rs
+            .pop()
+            .expect("selected a return rule with a continuation");
+        self.rs_words = self.rs_words.saturating_sub(c.env.len() + 3);
+        c
+    }
+
+    /// Charge a return to a case continuation and restore its cost centre.
+    fn returned(&mut self, cont: &Cont) {
+        let cc = self.cc;
+        self.ctr(cc).tail_calls += 1;
+        self.cc = cont.cc;
+        self.span = self.code.expr(cont.case).span;
+    }
+
+    /// Rule 6: `ReturnCon c ws` meets an alternative for `c`: pop it; `Eval`
+    /// the alternative with the fields bound.
+    fn rule6_return_con_match(&mut self) -> Result<(), RuntimeError> {
+        let Control::ReturnCon(c, ws) = self.take_control() else {
+            return Ok(());
+        };
+        let mut cont = self.pop_cont();
+        self.returned(&cont);
+        if let ExprCode::Case {
+            alts: AltsKind::Alg(alts),
+            ..
+        } = &self.code.expr(cont.case).code
+            && let Some(alt) = alts.iter().find(|a| a.con == c)
+        {
+            for (slot, w) in alt.binds.iter().zip(ws) {
+                if let Some(s) = cont.env.get_mut(*slot as usize) {
+                    *s = w;
+                }
+            }
+            self.s.control = Control::Eval(alt.body, cont.env);
+        }
+        Ok(())
+    }
+
+    /// Rule 7: `ReturnCon c ws`, no match, default `v -> e`: allocate a
+    /// constructor closure for the value (current cost centre); bind `v`.
+    fn rule7_return_con_default_bind(&mut self) -> Result<(), RuntimeError> {
+        let n = match &self.s.control {
+            Control::ReturnCon(_, ws) => ws.len(),
+            _ => 0,
+        };
+        self.reserve(closure_words(n), Rule::R7)?;
+        let Control::ReturnCon(c, ws) = self.take_control() else {
+            return Ok(());
+        };
+        let cc = self.cc;
+        let a = self.alloc(
+            Info {
+                tag: Tag::Con,
+                n: n as u32,
+                index: c,
+            },
+            cc,
+            &ws,
+            Rule::R7,
+        )?;
+        self.ctr(cc).words += closure_words(n) as u64;
+        let mut cont = self.pop_cont();
+        self.returned(&cont);
+        if let ExprCode::Case {
+            default:
+                Some(DefaultAlt {
+                    bind: Some(slot),
+                    body,
+                }),
+            ..
+        } = &self.code.expr(cont.case).code
+        {
+            if let Some(s) = cont.env.get_mut(*slot as usize) {
+                *s = Value::Ptr(a);
+            }
+            self.s.control = Control::Eval(*body, cont.env);
+        }
+        Ok(())
+    }
+
+    /// Rule 8: `ReturnCon`, no match, `default -> e`: `Eval e`.
+    fn rule8_return_con_default(&mut self) -> Result<(), RuntimeError> {
+        self.take_control();
+        let cont = self.pop_cont();
+        self.returned(&cont);
+        if let ExprCode::Case {
+            default: Some(d), ..
+        } = &self.code.expr(cont.case).code
+        {
+            self.s.control = Control::Eval(d.body, cont.env);
+        }
+        Ok(())
+    }
+
+    /// Rule 9: `Eval k`: `ReturnInt k`.
+    fn rule9_literal(&mut self) -> Result<(), RuntimeError> {
+        let (e, _) = self.take_eval();
+        if let ExprCode::Lit(k) = self.code.expr(e).code {
+            self.s.control = Control::ReturnInt(k);
+        }
+        Ok(())
+    }
+
+    /// Rule 10: `Eval (x {})`, `x` bound to an `Int#`: `ReturnInt` its value.
+    fn rule10_int_variable(&mut self) -> Result<(), RuntimeError> {
+        let (e, env) = self.take_eval();
+        if let ExprCode::App { fun, .. } = &self.code.expr(e).code
+            && let Value::Int(k) = self.lookup(&env, *fun)
+        {
+            self.s.control = Control::ReturnInt(k);
+        }
+        Ok(())
+    }
+
+    /// Rule 11: `ReturnInt k` meets the alternative `k`: pop it; `Eval` it.
+    fn rule11_return_int_match(&mut self) -> Result<(), RuntimeError> {
+        let Control::ReturnInt(k) = self.take_control() else {
+            return Ok(());
+        };
+        let cont = self.pop_cont();
+        self.returned(&cont);
+        if let ExprCode::Case {
+            alts: AltsKind::Prim(alts),
+            ..
+        } = &self.code.expr(cont.case).code
+            && let Some((_, body)) = alts.iter().find(|a| a.0 == k)
+        {
+            self.s.control = Control::Eval(*body, cont.env);
+        }
+        Ok(())
+    }
+
+    /// Rule 12: `ReturnInt k`, no match, default `v -> e`: bind `v` to `k`
+    /// (no allocation); `Eval e`.
+    fn rule12_return_int_default_bind(&mut self) -> Result<(), RuntimeError> {
+        let Control::ReturnInt(k) = self.take_control() else {
+            return Ok(());
+        };
+        let mut cont = self.pop_cont();
+        self.returned(&cont);
+        if let ExprCode::Case {
+            default:
+                Some(DefaultAlt {
+                    bind: Some(slot),
+                    body,
+                }),
+            ..
+        } = &self.code.expr(cont.case).code
+        {
+            if let Some(s) = cont.env.get_mut(*slot as usize) {
+                *s = Value::Int(k);
+            }
+            self.s.control = Control::Eval(*body, cont.env);
+        }
+        Ok(())
+    }
+
+    /// Rule 13: `ReturnInt k`, no match, `default -> e`: `Eval e`.
+    fn rule13_return_int_default(&mut self) -> Result<(), RuntimeError> {
+        self.rule8_return_con_default()
+    }
+
+    /// Rule 14: `Eval (op {x, y})`: `ReturnInt (x op y)`, wrapping; `/#`
+    /// and `%#` truncate toward zero.
+    fn rule14_primop(&mut self) -> Result<(), RuntimeError> {
+        let (e, env) = self.take_eval();
+        let node = self.code.expr(e);
+        let ExprCode::Prim { op, args } = &node.code else {
+            return Ok(());
+        };
+        let mut xs = [0i64; 2];
+        for (i, a) in args.iter().enumerate().take(2) {
+            match self.atom(&env, *a) {
+                Value::Int(k) => xs[i] = k,
+                Value::Ptr(_) => {
+                    self.s.control = Control::Eval(e, env);
+                    return Err(self.error(ErrorKind::ClosureNotInt, "14", Some(node.span)));
+                }
+            }
+        }
+        let (x, y) = (xs[0], xs[1]);
+        let b = |c: bool| c as i64;
+        let r = match op {
+            PrimOp::Add => x.wrapping_add(y),
+            PrimOp::Sub => x.wrapping_sub(y),
+            PrimOp::Mul => x.wrapping_mul(y),
+            PrimOp::Quot | PrimOp::Rem if y == 0 => {
+                self.s.control = Control::Eval(e, env);
+                return Err(self.error(ErrorKind::DivisionByZero, "14", Some(node.span)));
+            }
+            PrimOp::Quot => x.wrapping_div(y),
+            PrimOp::Rem => x.wrapping_rem(y),
+            PrimOp::Eq => b(x == y),
+            PrimOp::Ne => b(x != y),
+            PrimOp::Lt => b(x < y),
+            PrimOp::Le => b(x <= y),
+            PrimOp::Gt => b(x > y),
+            PrimOp::Ge => b(x >= y),
+            PrimOp::Negate => x.wrapping_neg(),
+        };
+        self.s.control = Control::ReturnInt(r);
+        Ok(())
+    }
+
+    /// Push a frame and enter a thunk (rules 15 and 15′).
+    fn enter_thunk(&mut self, update: bool, rule: Rule) -> Result<(), RuntimeError> {
+        let Control::Enter(Value::Ptr(a)) = self.take_control() else {
+            return Ok(());
+        };
+        let a = self.heap.deref(a);
+        let Some(info) = self.heap.info(a) else {
+            return Ok(());
+        };
+        let lam = self.code.lambda(info.index);
+        let mut env = vec![Value::Int(0); (lam.slots as usize).max(lam.free.len())];
+        for (i, slot) in env.iter_mut().enumerate().take(lam.free.len()) {
+            *slot = self.heap.payload(a, i);
+        }
+        self.s.us.push(Frame {
+            update: if update { Some(a) } else { None },
+            as_base: self.s.args.len(),
+            rs_base: self.s.rs.len(),
+            cc: self.cc,
+        });
+        self.heap
+            .blackhole(a, if update { Tag::BlackHole } else { Tag::Entered });
+        self.cc = self.heap.cc(a);
+        let cc = self.cc;
+        self.ctr(cc).lazy_calls += 1;
+        self.span = lam.span;
+        self.s.control = Control::Eval(lam.body, env);
+        self.check_stack(rule)
+    }
+
+    /// Rule 15: `Enter a`, `a` is `\u`: push update frame `(as, rs, cc, a)`,
+    /// empty `as`/`rs`; `cc := cc of a`; `Eval body`; `a` becomes a black hole.
+    fn rule15_enter_updatable(&mut self) -> Result<(), RuntimeError> {
+        self.enter_thunk(true, Rule::R15)
+    }
+
+    /// Rule 15′: `Enter a`, `a` is `\s`: push restore frame `(as, rs, cc)`;
+    /// `cc := cc of a`; `Eval body`; `a` is marked entered.
+    fn rule15s_enter_single_entry(&mut self) -> Result<(), RuntimeError> {
+        self.enter_thunk(false, Rule::R15s)
+    }
+
+    /// The cost centre a row of pops works under (hidden execution).
+    fn evaluating(&mut self) -> u32 {
+        let e = self.row_cc.unwrap_or(self.cc);
+        self.row_cc = Some(e);
+        e
+    }
+
+    fn pop_frame(&mut self) -> Frame {
+        let f = self.s.us.pop().expect("selected a pop rule with a frame");
+        self.cc = f.cc;
+        f
+    }
+
+    /// Rule 16: `ReturnCon c ws` with `as`, `rs` empty and an update frame on
+    /// top: overwrite `a_u` (an indirection to a new constructor closure with
+    /// the evaluating cost centre); pop the frame, `cc := cc_u`.
+    fn rule16_update_con(&mut self) -> Result<(), RuntimeError> {
+        let n = match &self.s.control {
+            Control::ReturnCon(_, ws) => ws.len(),
+            _ => 0,
+        };
+        self.reserve(closure_words(n), Rule::R16)?;
+        let ev = self.evaluating();
+        let (c, ws) = match &self.s.control {
+            Control::ReturnCon(c, ws) => (*c, ws.clone()),
+            _ => return Ok(()),
+        };
+        let v = self.alloc(
+            Info {
+                tag: Tag::Con,
+                n: n as u32,
+                index: c,
+            },
+            ev,
+            &ws,
+            Rule::R16,
+        )?;
+        self.ctr(ev).words += closure_words(n) as u64;
+        let f = self.pop_frame();
+        if let Some(a) = f.update {
+            self.heap.update_with_ind(a, v);
+        }
+        Ok(())
+    }
+
+    /// Rule 16′: `ReturnCon` or `ReturnInt` with `as`, `rs` empty and a
+    /// restore frame on top: pop it, `cc := cc_u`.
+    fn rule16s_restore_return(&mut self) -> Result<(), RuntimeError> {
+        self.evaluating();
+        self.pop_frame();
+        Ok(())
+    }
+
+    /// Rule 17a: `Enter a`, a function with more arguments than `as` holds,
+    /// `rs` empty, update frame on top: overwrite `a_u` with a partial
+    /// application `(f : xs1) \r {} -> f xs1` of `a` to `as` (evaluating cost
+    /// centre); pop the frame; `cc := cc_u`; `Enter a` with `as ++ as_u`.
+    /// Stacks mode: the continuation applies the new partial application, so
+    /// its captured stack is appended.
+    fn rule17a_update_pap(&mut self) -> Result<(), RuntimeError> {
+        let k = self.avail();
+        self.reserve(closure_words(k + 1), Rule::R17a)?;
+        let ev = self.evaluating();
+        let Control::Enter(Value::Ptr(a)) = self.s.control else {
+            return Ok(());
+        };
+        let a = self.heap.deref(a);
+        self.s.control = Control::Enter(Value::Ptr(a));
+        let mut payload = Vec::with_capacity(k + 1);
+        payload.push(Value::Ptr(a));
+        let len = self.s.args.len();
+        for i in 0..k {
+            payload.push(self.s.args[len - 1 - i]);
+        }
+        let pap = self.alloc(
+            Info {
+                tag: Tag::Pap,
+                n: (k + 1) as u32,
+                index: 0,
+            },
+            ev,
+            &payload,
+            Rule::R17a,
+        )?;
+        let c = self.ctr(ev);
+        c.words += closure_words(k + 1) as u64;
+        c.curried_calls += 1;
+        let f = self.pop_frame();
+        if let Some(u) = f.update {
+            self.heap.update_with_ind(u, pap);
+        }
+        if self.mode == CostCentreMode::Stacks {
+            self.cc = self.stacks.append(self.cc, ev);
+        }
+        Ok(())
+    }
+
+    /// Rule 17a′: as 17a with a restore frame on top: pop it, `cc := cc_u`;
+    /// `Enter a` with `as ++ as_u`.
+    fn rule17as_restore_pap(&mut self) -> Result<(), RuntimeError> {
+        let ev = self.evaluating();
+        self.ctr(ev).curried_calls += 1;
+        self.pop_frame();
+        Ok(())
+    }
+
+    /// Rule scc: `Eval (scc l e)`. Flat mode: count one entry of `l`; push
+    /// restore frame `(as, rs, cc)`; `cc := l`; `Eval e`. Stacks mode:
+    /// `cc := push(cc, l)`, count an entry of the result; no frame.
+    fn rule_scc(&mut self) -> Result<(), RuntimeError> {
+        let (e, env) = self.take_eval();
+        let ExprCode::Scc { cc: l, body } = &self.code.expr(e).code else {
+            return Ok(());
+        };
+        match self.mode {
+            CostCentreMode::Flat => {
+                self.s.us.push(Frame {
+                    update: None,
+                    as_base: self.s.args.len(),
+                    rs_base: self.s.rs.len(),
+                    cc: self.cc,
+                });
+                self.cc = *l;
+            }
+            CostCentreMode::Stacks => {
+                self.cc = self.stacks.push(self.cc, *l);
+            }
+        }
+        let cc = self.cc;
+        self.ctr(cc).strict_calls += 1;
+        self.s.control = Control::Eval(*body, env);
+        self.check_stack(Rule::Scc)
+    }
+
+    /// Rule scc=: `Eval (scc l e)` with `l` already current (flat mode):
+    /// count one entry of `l`; `Eval e`; no frame.
+    fn rule_scc_eq(&mut self) -> Result<(), RuntimeError> {
+        let (e, env) = self.take_eval();
+        let ExprCode::Scc { cc: l, body } = &self.code.expr(e).code else {
+            return Ok(());
+        };
+        self.ctr(*l).strict_calls += 1;
+        self.s.control = Control::Eval(*body, env);
+        Ok(())
+    }
+
+    // ----- driving and printing ------------------------------------------
+
+    /// Run to the end: evaluate `main`, then force and print its value.
+    pub fn run(&mut self, out: &mut dyn Write, trace: &mut dyn Write) -> Result<(), RuntimeError> {
+        self.started = Instant::now();
+        self.init_globals()?;
+        loop {
+            if self.step(trace)?.is_some() {
+                continue;
+            }
+            // Halted: a value in WHNF (or a function).
+            let mut text = String::new();
+            self.print_halted(&mut text);
+            let out_err = |m: &Self, e: std::io::Error| {
+                m.error(
+                    ErrorKind::Output {
+                        message: e.to_string(),
+                    },
+                    "-",
+                    None,
+                )
+            };
+            out.write_all(text.as_bytes())
+                .map_err(|e| out_err(self, e))?;
+            // Next piece of pending work that needs the machine.
+            loop {
+                match self.s.printing.pop() {
+                    None => {
+                        out.write_all(b"\n").map_err(|e| out_err(self, e))?;
+                        out.flush().map_err(|e| out_err(self, e))?;
+                        return Ok(());
+                    }
+                    Some(PrintItem::Text(t)) => {
+                        out.write_all(t.as_bytes()).map_err(|e| out_err(self, e))?
+                    }
+                    Some(PrintItem::CloseImproper) => {
+                        out.write_all(b"]").map_err(|e| out_err(self, e))?
+                    }
+                    Some(PrintItem::Force(Value::Int(k), prec)) => out
+                        .write_all(int_text(k, prec).as_bytes())
+                        .map_err(|e| out_err(self, e))?,
+                    Some(PrintItem::Force(v, prec)) => {
+                        self.force(v, PrintCtx::Value(prec));
+                        break;
+                    }
+                    Some(PrintItem::ListRest(v)) => {
+                        self.force(v, PrintCtx::ListRest);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Start forcing `v` under `MAIN` with empty stacks.
+    fn force(&mut self, v: Value, ctx: PrintCtx) {
+        self.s.args.clear();
+        self.s.rs.clear();
+        self.s.us.clear();
+        self.rs_words = 0;
+        self.cc = self.main_entry;
+        self.row_cc = None;
+        self.print_ctx = ctx;
+        self.s.control = Control::Enter(v);
+    }
+
+    /// Print the halted value in the current context, pushing its fields as
+    /// pending work (right to left, so they are forced left to right).
+    fn print_halted(&mut self, text: &mut String) {
+        let ctx = self.print_ctx;
+        match self.s.control.clone() {
+            Control::ReturnInt(k) => match ctx {
+                PrintCtx::Value(p) => text.push_str(&int_text(k, p)),
+                PrintCtx::ListRest => {
+                    text.push('|');
+                    text.push_str(&int_text(k, 0));
+                    text.push(']');
+                }
+            },
+            Control::Enter(_) | Control::Eval(..) => match ctx {
+                PrintCtx::Value(_) => text.push_str("<function>"),
+                PrintCtx::ListRest => text.push_str("|<function>]"),
+            },
+            Control::ReturnCon(c, ws) => {
+                let name = self.code.con_name(c);
+                let is_cons = name == "Cons" && ws.len() == 2;
+                let is_nil = name == "Nil" && ws.is_empty();
+                match ctx {
+                    PrintCtx::ListRest if is_nil => text.push(']'),
+                    PrintCtx::ListRest if is_cons => {
+                        text.push(',');
+                        self.s.printing.push(PrintItem::ListRest(ws[1]));
+                        self.s.printing.push(PrintItem::Force(ws[0], 0));
+                    }
+                    PrintCtx::ListRest => {
+                        // An improper list: `[1,2|tail]`.
+                        text.push('|');
+                        self.s.printing.push(PrintItem::CloseImproper);
+                        self.print_con(c, ws, 0, text);
+                    }
+                    PrintCtx::Value(_) if is_nil => text.push_str("[]"),
+                    PrintCtx::Value(_) if is_cons => {
+                        text.push('[');
+                        self.s.printing.push(PrintItem::ListRest(ws[1]));
+                        self.s.printing.push(PrintItem::Force(ws[0], 0));
+                    }
+                    PrintCtx::Value(p) => self.print_con(c, ws, p, text),
+                }
+            }
+        }
+    }
+
+    fn print_con(&mut self, c: ConId, ws: Vec<Value>, prec: u8, text: &mut String) {
+        let name = self.code.con_name(c);
+        if name == "I#" && ws.len() == 1 {
+            self.s.printing.push(PrintItem::Force(ws[0], prec));
+            return;
+        }
+        if ws.is_empty() {
+            text.push_str(name);
+            return;
+        }
+        let paren = prec > 10;
+        if paren {
+            text.push('(');
+            self.s.printing.push(PrintItem::Text(")"));
+        }
+        text.push_str(name);
+        for w in ws.iter().rev() {
+            self.s.printing.push(PrintItem::Force(*w, 11));
+            self.s.printing.push(PrintItem::Text(" "));
+        }
+    }
+
+    // ----- results -------------------------------------------------------
+
+    pub fn stats(&self) -> Stats {
+        let h = &self.heap.stats;
+        let total = self.started.elapsed();
+        Stats {
+            steps: self.steps,
+            bytes_allocated: h.bytes_allocated,
+            bytes_copied: h.bytes_copied,
+            collections: h.collections,
+            max_residency_bytes: h.max_residency_bytes,
+            mutator_time: total.saturating_sub(h.gc_time),
+            gc_time: h.gc_time,
+        }
+    }
+
+    fn counters_of(&self, e: u32) -> Counters {
+        self.counters.get(e as usize).copied().unwrap_or_default()
+    }
+
+    /// The profile of the run so far (flat: root `MAIN` with every other
+    /// cost centre that received anything as a child; stacks: the tree of
+    /// stacks under `MAIN`, children in cost-centre-id order).
+    pub fn profile(&self, reproducible: bool) -> Profile {
+        let mut p = empty_profile(&self.code.cost_centres);
+        let secs = self.started.elapsed().as_secs_f64();
+        p.frequency = if reproducible || secs <= 0.0 {
+            0
+        } else {
+            (self.steps as f64 / secs) as u64
+        };
+        match self.mode {
+            CostCentreMode::Flat => {
+                p.entries[0].counters = self.counters_of(MAIN_CC);
+                for cc in 2..=self.code.cost_centres.len() as u32 {
+                    let c = self.counters_of(cc);
+                    if c != Counters::default() {
+                        let i = p.entries.len() as u32;
+                        p.entries[0].children.push(i);
+                        p.entries.push(Entry {
+                            cost_centre: cc,
+                            counters: c,
+                            children: vec![],
+                        });
+                    }
+                }
+            }
+            CostCentreMode::Stacks => {
+                let children = self.stacks.children();
+                // Pre-order numbering with an explicit stack.
+                let mut order = Vec::new();
+                let mut work = vec![self.main_entry];
+                while let Some(s) = work.pop() {
+                    order.push(s);
+                    for &c in children[s as usize].iter().rev() {
+                        work.push(c);
+                    }
+                }
+                let mut index = vec![u32::MAX; self.stacks.len()];
+                for (i, &s) in order.iter().enumerate() {
+                    index[s as usize] = i as u32;
+                }
+                p.entries = order
+                    .iter()
+                    .map(|&s| Entry {
+                        cost_centre: self.stacks.node(s).cc,
+                        counters: self.counters_of(s),
+                        children: children[s as usize]
+                            .iter()
+                            .map(|&c| index[c as usize])
+                            .collect(),
+                    })
+                    .collect();
+            }
+        }
+        p
+    }
+
+    // ----- trace ---------------------------------------------------------
+
+    fn value_text(v: Value) -> String {
+        match v {
+            Value::Int(k) => format!("{k}#"),
+            Value::Ptr(a) => format!("@{a}"),
+        }
+    }
+
+    fn code_text(&self) -> String {
+        match &self.s.control {
+            Control::Eval(e, _) => {
+                let node = self.code.expr(*e);
+                let src = if node.span != Span::default()
+                    && (node.span.file as usize) < self.sources.files().count()
+                {
+                    let f = self.sources.file(node.span.file);
+                    f.text
+                        .get(node.span.range())
+                        .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
+                } else {
+                    None
+                };
+                let src = src.unwrap_or_else(|| match &node.code {
+                    ExprCode::App { args, .. } => format!("f {{{} args}}", args.len()),
+                    ExprCode::Con { con, .. } => format!("{} {{..}}", self.code.con_name(*con)),
+                    _ => "<expr>".to_string(),
+                });
+                let short: String = src.chars().take(48).collect();
+                if short.len() < src.len() {
+                    format!("Eval {short}…")
+                } else {
+                    format!("Eval {short}")
+                }
+            }
+            Control::Enter(v) => match v {
+                Value::Ptr(a) => format!("Enter @{a} {}", self.closure_desc(self.heap.deref(*a))),
+                Value::Int(k) => format!("Enter {k}#"),
+            },
+            Control::ReturnCon(c, ws) => format!(
+                "ReturnCon {} {{{}}}",
+                self.code.con_name(*c),
+                ws.iter()
+                    .map(|w| Self::value_text(*w))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
+            Control::ReturnInt(k) => format!("ReturnInt {k}#"),
+        }
+    }
+
+    fn trace_line(&self, rule: Rule, fmt: TraceFormat) -> String {
+        match fmt {
+            TraceFormat::Text => {
+                let top_as = self
+                    .s
+                    .args
+                    .last()
+                    .map(|v| Self::value_text(*v))
+                    .unwrap_or_else(|| "-".into());
+                let top_rs = self
+                    .s
+                    .rs
+                    .last()
+                    .map(|c| self.sources_loc(self.code.expr(c.case).span))
+                    .unwrap_or_else(|| "-".into());
+                let top_us = self
+                    .s
+                    .us
+                    .last()
+                    .map(|f| match f.update {
+                        Some(a) => format!("upd@{a}"),
+                        None => "restore".into(),
+                    })
+                    .unwrap_or_else(|| "-".into());
+                format!(
+                    "{:>6} {:<5} {:<60} as={}:{} rs={}:{} us={}:{} cc={}",
+                    self.steps + 1,
+                    rule.name(),
+                    self.code_text(),
+                    self.s.args.len(),
+                    top_as,
+                    self.s.rs.len(),
+                    top_rs,
+                    self.s.us.len(),
+                    top_us,
+                    self.cc_name(self.cc)
+                )
+            }
+            TraceFormat::Json => {
+                let vals = |vs: &[Value]| {
+                    vs.iter()
+                        .map(|v| json_str(&Self::value_text(*v)))
+                        .collect::<Vec<_>>()
+                        .join(",")
+                };
+                let rs = self
+                    .s
+                    .rs
+                    .iter()
+                    .map(|c| {
+                        format!(
+                            "{{\"case\":{},\"env\":[{}],\"as_height\":{},\"cc\":{}}}",
+                            json_str(&self.sources_loc(self.code.expr(c.case).span)),
+                            vals(&c.env),
+                            c.as_height,
+                            json_str(&self.cc_name(c.cc))
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join(",");
+                let us = self
+                    .s
+                    .us
+                    .iter()
+                    .map(|f| {
+                        format!(
+                            "{{\"update\":{},\"as_height\":{},\"rs_height\":{},\"cc\":{}}}",
+                            f.update
+                                .map(|a| a.to_string())
+                                .unwrap_or_else(|| "null".into()),
+                            f.as_base,
+                            f.rs_base,
+                            json_str(&self.cc_name(f.cc))
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join(",");
+                let env = match &self.s.control {
+                    Control::Eval(_, env) | Control::ReturnCon(_, env) => vals(env),
+                    _ => String::new(),
+                };
+                format!(
+                    "{{\"step\":{},\"rule\":{},\"code\":{},\"env\":[{}],\"as\":[{}],\"rs\":[{}],\"us\":[{}],\"cc\":{},\"heap_words\":{}}}",
+                    self.steps + 1,
+                    json_str(rule.name()),
+                    json_str(&self.code_text()),
+                    env,
+                    vals(&self.s.args),
+                    rs,
+                    us,
+                    json_str(&self.cc_name(self.cc)),
+                    self.heap.used_words()
+                )
+            }
+        }
+    }
+
+    fn sources_loc(&self, span: Span) -> String {
+        if (span.file as usize) < self.sources.files().count() && span != Span::default() {
+            self.sources.location(span)
+        } else {
+            "?".into()
+        }
+    }
+}
+
+fn int_text(k: i64, prec: u8) -> String {
+    if k < 0 && prec > 10 {
+        format!("({k})")
+    } else {
+        k.to_string()
+    }
+}
+
+fn json_str(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for ch in s.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
