@@ -1,8 +1,7 @@
 //! The front end on very large and very deep programs: no stack overflow
 //! along `let`/`scc` chains (which the parser's nesting limit does not
-//! bound), and checking in linear time.
-
-use std::time::{Duration, Instant};
+//! bound). The speed of checking is measured by
+//! `cargo run --release --example front_end_bench` (docs/PERFORMANCE.md).
 
 use stg_run::stg::auto_cc::{self, AutoCc};
 use stg_run::stg::check::check_program;
@@ -106,29 +105,4 @@ fn inferred_free_lists_in_generated_program() {
     assert!(check_program(&mut program).is_empty());
     let printed = print_module(&program.modules[0]);
     assert!(printed.contains("acc2 = {y, acc} \\u {} ->"), "{printed}");
-}
-
-/// Run with `cargo test --release --test check_scale -- --ignored`.
-#[test]
-#[ignore = "timing: meaningful in release builds only"]
-fn checking_100k_lines_takes_well_under_a_second() {
-    for (name, text) in [
-        ("functions", many_functions(10_000)),
-        ("let chain", let_chain(100_000)),
-    ] {
-        assert!(text.lines().count() >= 90_000);
-        on_main_sized_stack(move || {
-            let (module, diags) = parse_module(0, "big", &text);
-            assert!(diags.is_empty());
-            let mut program = Program {
-                modules: vec![module.expect("parsed")],
-            };
-            let start = Instant::now();
-            let diags = check_program(&mut program);
-            let took = start.elapsed();
-            eprintln!("{name}: checked in {took:?}");
-            assert!(diags.is_empty());
-            assert!(took < Duration::from_millis(700), "{name}: {took:?}");
-        });
-    }
 }
