@@ -611,6 +611,68 @@ mod tests {
     }
 
     #[test]
+    fn every_form() {
+        let src = "f = {a, b} \\s {} ->\n  case g of\n    C {x, y} -> scc \"l\" h {x, -5#}\n    D -> (E)\n    F {} -> letrec r = \\r {z} -> r {z} in r\n    -1# -> 7#\n    v -> negate# {v}\n    default -> let q = \\n {} -> Nil in q\n";
+        let m = parse_ok(src);
+        let lam = &m.bindings[0].lambda;
+        assert_eq!(lam.flag, Flag::SingleEntry);
+        assert_eq!(lam.free.as_ref().map(Vec::len), Some(2));
+        let ExprKind::Case { scrutinee, alts } = &lam.body.kind else {
+            panic!()
+        };
+        assert!(
+            matches!(&scrutinee.kind, ExprKind::App { fun, args } if fun.name == "g" && args.is_empty())
+        );
+        assert_eq!(alts.len(), 6);
+        assert!(matches!(&alts[0].pattern, Pattern::Con { vars, .. } if vars.len() == 2));
+        match &alts[0].body.kind {
+            ExprKind::Scc { label, body, .. } => {
+                assert_eq!(label, "l");
+                assert!(matches!(&body.kind, ExprKind::App { args, .. }
+                    if matches!(args[1], Atom::Lit(-5, _))));
+            }
+            k => panic!("{k:?}"),
+        }
+        assert!(
+            matches!(&alts[1].pattern, Pattern::Con { con, vars } if con.name == "D" && vars.is_empty())
+        );
+        assert!(
+            matches!(&alts[1].body.kind, ExprKind::Con { con, args } if con.name == "E" && args.is_empty())
+        );
+        assert!(matches!(
+            &alts[2].body.kind,
+            ExprKind::Let { rec: true, .. }
+        ));
+        assert!(matches!(alts[3].pattern, Pattern::Lit(-1, _)));
+        assert!(matches!(alts[3].body.kind, ExprKind::Lit(7)));
+        assert!(matches!(&alts[4].pattern, Pattern::Var(v) if v.name == "v"));
+        assert!(
+            matches!(&alts[4].body.kind, ExprKind::Prim { op: PrimOp::Negate, args, .. } if args.len() == 1)
+        );
+        assert!(matches!(alts[5].pattern, Pattern::Default(_)));
+        let ExprKind::Let {
+            rec: false,
+            bindings,
+            ..
+        } = &alts[5].body.kind
+        else {
+            panic!()
+        };
+        assert_eq!(bindings[0].lambda.flag, Flag::NonUpdatable);
+        // Spans: an alternative covers its pattern and body, a binding name its text.
+        assert_eq!(&src[alts[3].span.range()], "-1# -> 7#");
+        assert_eq!(&src[alts[0].body.span.range()], "scc \"l\" h {x, -5#}");
+    }
+
+    #[test]
+    fn errors_return_no_module() {
+        let (m, d) = parse_module(0, "t", "f = \\r {x} -> x\ng = {} {x} -> x\n");
+        assert!(m.is_none());
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].span.range(), 23..24);
+    }
+
+    #[test]
     fn did_you_mean_keywords() {
         assert_eq!(did_you_mean("leterc"), Some("letrec"));
         assert_eq!(did_you_mean("lte"), Some("let"));
