@@ -124,3 +124,8 @@ snap!(
     non_ascii_before_error,
     "-- café, naïve, 日本\nf = {} \\r {x} -> «x»\n"
 );
+// Layout: an alternative indented further than the first one continues the previous line.
+snap!(
+    misaligned_alternative,
+    "f = {} \\r {x} ->\n  case x of\n    A -> y\n     B -> z\n"
+);

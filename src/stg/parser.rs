@@ -82,7 +82,7 @@ pub fn parse_module(
                 {
                     continue;
                 }
-                diags.push(to_diagnostic(file, &e, slice, end));
+                diags.push(to_diagnostic(file, text, &e, slice, end));
             }
         }
         if let (Some(b), true) = (out, ok) {
@@ -422,8 +422,19 @@ fn describe_pattern(p: &RichPattern<Tok>) -> String {
     }
 }
 
+/// Whether only blanks precede byte `pos` on its line.
+fn starts_line(text: &str, pos: usize) -> bool {
+    let before = &text.as_bytes()[..pos.min(text.len())];
+    before
+        .iter()
+        .rev()
+        .take_while(|&&b| b != b'\n')
+        .all(|&b| b == b' ' || b == b'\t' || b == b'\r')
+}
+
 fn to_diagnostic(
     file: FileId,
+    text: &str,
     e: &Rich<Tok, SimpleSpan>,
     slice: &[(Tok, SimpleSpan)],
     end: usize,
@@ -485,6 +496,20 @@ fn to_diagnostic(
         .with_label("expected `=`")
         .with_help(
             "a binding is `name = {free} \\flag {args} -> body` (arguments come after the update flag); if this line continues the previous binding, indent it further right",
+        );
+    }
+
+    // A line indented further right than its block continues the previous
+    // item; when it cannot, it was probably meant to start a new item.
+    let ends_item = has(&Tok::VSemi) || has(&Tok::VClose);
+    if found.is_some() && ends_item && starts_line(text, e.span().start) {
+        return Diagnostic::error(
+            span,
+            format!("expected {exp_text}, found {found_text}"),
+        )
+        .with_label("this line continues the previous one")
+        .with_help(
+            "a line indented further right than its block's items continues the previous line; to start a new binding or alternative, align it exactly with the first one",
         );
     }
 
