@@ -486,7 +486,17 @@ impl<'a> Lexer<'a> {
                             format!("unexpected `{text}`"),
                         )
                         .with_label("not a token of the language");
-                        if let Some(op) = PrimOp::from_str(&format!("{text}#")) {
+                        if text == "-" && self.peek(0) == b'}' {
+                            d = Diagnostic::error(
+                                self.span(start, self.pos + 1),
+                                "`-}` without an open comment",
+                            )
+                            .with_label("no `{-` before this closes")
+                            .with_help("remove it, or open the comment with `{-`");
+                            self.pos += 1;
+                        } else if matches!(text, "=>" | "=>>" | "-->>") {
+                            d = d.with_help("write `->` between arguments or pattern and body");
+                        } else if let Some(op) = PrimOp::from_str(&format!("{text}#")) {
                             d = d.with_help(format!(
                                 "primitive operations end in `#`: write `{}`",
                                 op.as_str()
@@ -672,6 +682,9 @@ mod tests {
         assert_eq!(errs("x ¤¤`é y"), vec!["unexpected characters \"¤¤`é\""]);
         assert_eq!(errs("\\x"), vec!["unknown update flag `\\x`"]);
         assert_eq!(errs("+"), vec!["unexpected `+`"]);
+        assert_eq!(errs("x -} y"), vec!["`-}` without an open comment"]);
+        let (t, _) = lex(0, "x -} y");
+        assert_eq!(t.len(), 3);
     }
 
     #[test]
