@@ -2,18 +2,33 @@
 //!
 //! Pipeline: [`lexer::lex`] (hand-written) → [`layout::layout`] (virtual block
 //! tokens, top level cut into bindings) → one chumsky parse per top-level
-//! binding. Parsing each binding separately is the error recovery: every
-//! binding with a mistake gets its own error, and a mistake never swallows the
-//! bindings after it. Inside a binding, an empty `let`/`case` block is reported
-//! without stopping the parse.
+//! binding.
+//!
+//! Error recovery, in three layers:
+//! - each top-level binding is parsed on its own, so every binding with a
+//!   mistake gets its own error and a mistake never swallows the bindings
+//!   after it;
+//! - inside a binding, a `let` binding or `case` alternative that fails is
+//!   skipped up to the next item of its block (chumsky `recover_with`), so one
+//!   binding can report several errors;
+//! - blocks with no items are reported by a scan of the tokens, with the
+//!   indentation advice that is almost always the fix; parse errors in a
+//!   binding after a lexical error or an empty block are not reported (they
+//!   are consequences).
+//!
+//! Speed: each binding is first parsed with chumsky's `EmptyErr` (no error
+//! bookkeeping); only a binding that fails is parsed again with `Rich` errors
+//! to explain it. Both use the same grammar function.
 //!
 //! Stack: chumsky's `recursive` grows the stack on the heap when needed (its
 //! default `stacker` feature), and layout rejects nesting deeper than
-//! [`layout::MAX_DEPTH`], so no input can overflow the stack, whatever thread
-//! the parser runs on. `scc` chains are parsed by repetition, not recursion.
+//! [`layout::MAX_DEPTH`] (counting `let … in` and `scc` chains too), so no
+//! input can overflow the stack, whatever thread the parser runs on, and no
+//! later pass sees a tree deeper than about that. `scc` chains are parsed by
+//! repetition, not recursion.
 
 use crate::stg::diagnostic::Diagnostic;
-use crate::stg::layout::{self, MAX_DEPTH};
+use crate::stg::layout;
 use crate::stg::lexer::{self, Tok};
 use crate::stg::syntax::*;
 use chumsky::error::RichPattern;
@@ -593,9 +608,6 @@ fn to_diagnostic(
     }
     d
 }
-
-/// For tests and tools: how deep nesting may go before it is an error.
-pub const NESTING_LIMIT: usize = MAX_DEPTH;
 
 #[cfg(test)]
 mod tests {
