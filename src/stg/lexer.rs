@@ -165,6 +165,12 @@ pub fn lex(file: FileId, text: &str) -> (Vec<Token<'_>>, Vec<Diagnostic>) {
         tokens: Vec::with_capacity(text.len() / 3),
         diags: Vec::new(),
     };
+    // A byte-order mark is not part of the text (and takes no column).
+    if text.starts_with('\u{FEFF}') {
+        lx.pos = 3;
+        lx.line_start = 3;
+        lx.col_pos = 3;
+    }
     lx.run();
     (lx.tokens, lx.diags)
 }
@@ -685,6 +691,14 @@ mod tests {
         assert_eq!(errs("x -} y"), vec!["`-}` without an open comment"]);
         let (t, _) = lex(0, "x -} y");
         assert_eq!(t.len(), 3);
+    }
+
+    #[test]
+    fn byte_order_mark_and_crlf() {
+        let (t, d) = lex(0, "\u{FEFF}a = b\r\nc\r\n");
+        assert!(d.is_empty());
+        let pos: Vec<(u32, u32)> = t.iter().map(|t| (t.line, t.col)).collect();
+        assert_eq!(pos, vec![(1, 1), (1, 3), (1, 5), (2, 1)]);
     }
 
     #[test]
