@@ -6,6 +6,7 @@
 
 use std::fmt::Write;
 use std::time::{Duration, Instant};
+use stg_run::stg::layout::MAX_CHAIN;
 use stg_run::stg::parser::parse_module;
 
 /// About `lines` lines of ordinary code: 10-line functions with `case`, `let`, `letrec`, `scc`.
@@ -76,13 +77,42 @@ fn deep_nesting_fails_fast() {
     );
     let lets = format!(
         "m = \\u {{}} -> {}x\n",
-        "let a = \\u {} -> x in ".repeat(depth)
+        "let a = \\u {} -> x in ".repeat(MAX_CHAIN + 1)
     );
     for src in [parens, lets] {
         let t = Instant::now();
         let (m, d) = parse_module(0, "deep", &src);
         assert!(m.is_none());
-        assert!(d[0].message.contains("nesting too deep"), "{:?}", d[0]);
+        assert!(d[0].message.contains("too"), "{:?}", d[0]);
         println!("{} bytes of deep nesting: {:.2?}", src.len(), t.elapsed());
     }
+}
+
+/// A long `let … in` chain (deeper than the block nesting limit) parses; the
+/// tree is deep, so this runs on a thread with a large stack, as any pass over
+/// such trees must (see `layout::MAX_CHAIN`).
+#[test]
+fn long_let_chain_parses() {
+    std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(|| {
+            let n = 20_000;
+            let mut src = String::from("main = {} \\u {} ->\n");
+            for _ in 0..n {
+                src.push_str("  let a = {} \\r {} -> Nil {}\n  in\n");
+            }
+            src.push_str("  a\n");
+            let (m, d) = parse_module(0, "chain", &src);
+            assert!(d.is_empty(), "{:?}", d.first());
+            let mut depth = 0;
+            let mut e = &m.as_ref().expect("parses").bindings[0].lambda.body;
+            while let stg_run::stg::syntax::ExprKind::Let { body, .. } = &e.kind {
+                depth += 1;
+                e = body;
+            }
+            assert_eq!(depth, n);
+        })
+        .expect("spawn")
+        .join()
+        .expect("no panic");
 }
