@@ -3,8 +3,32 @@
 //! Entry point: [`run`]. The program must be checked (`stg::check`) and have
 //! had `stg::auto_cc::apply` run on it.
 //!
+//! # Observable choices (where the spec leaves room)
+//!
+//! - The result is printed as LANGUAGE.md "The result" says, streaming to
+//!   `out` as it is forced, under `MAIN`, each field forced by the machine
+//!   from `Enter v` with empty stacks (those steps count like any other).
+//!   A function value (or a partial application) prints as `<function>`. A
+//!   `Cons` whose tail turns out not to be a list prints as `[1,2|tail]`.
+//! - Ticks: a step is charged to the entry current *before* its rule fires,
+//!   except in a row of frame pops (16/16′/17a/17a′ back to back), which is
+//!   charged to the entry current before the first of the row (hidden
+//!   execution). See [`mod@reference`] for every counter.
+//! - Rule 4 remembers the height of `as`: a scrutinee sees only arguments
+//!   pushed after its `case`.
+//! - `--max-heap` bounds both semi-spaces together; `--max-stack` bounds
+//!   the three stacks (one word per argument, environment size + 3 words per
+//!   case continuation, 4 words per frame).
+//! - Text trace: one line per step, written *before* the rule fires: step
+//!   number, rule, the code (source text of the expression, or the closure
+//!   entered, or the value returned), then `as=depth:top rs=depth:case
+//!   location us=depth:frame` and the current cost centre (stack). If the
+//!   rule then fails, the error follows the line. JSON trace: one object a
+//!   line with the step, rule, code, environment, the whole of `as`, `rs`
+//!   and `us`, the cost centre and the heap words in use.
+//!
 //! Layout: [`code`] is the resolved program both engines run, [`lower`]
-//! builds it; [`reference`] is the reference engine (one rule per step, rule
+//! builds it; [`mod@reference`] is the reference engine (one rule per step, rule
 //! functions named after SEMANTICS.md's table); the heap lives in
 //! [`crate::gc`]; cost-centre tables and stacks in
 //! [`crate::profile::cost_centre`] and [`crate::profile::stacks`].

@@ -20,7 +20,7 @@
 //! - lazy calls: the entry made current by 15/15′;
 //! - curried calls: 17a/17a′, to the row's entry.
 //!
-//! The loop never recurses in Rust: one call of [`Machine::step`] per step.
+//! The loop never recurses in Rust: one call of `Machine::step` per step.
 
 use std::io::Write;
 use std::time::Instant;
