@@ -325,7 +325,9 @@ fn spec_example_is_a_fixed_point() {
 
 #[test]
 fn every_program_is_a_fixed_point() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/programs");
+    // STG_PROGRAMS_DIR overrides the directory (to try other program sets).
+    let dir = std::env::var("STG_PROGRAMS_DIR")
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/programs").to_string());
     let mut paths: Vec<_> = std::fs::read_dir(dir)
         .expect("programs/ exists")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -335,6 +337,55 @@ fn every_program_is_a_fixed_point() {
     assert!(!paths.is_empty(), "no programs/*.stg found");
     for path in paths {
         let text = std::fs::read_to_string(&path).expect("readable");
-        assert_fixed_point(&path.display().to_string(), &text);
+        let name = path.display().to_string();
+        assert_fixed_point(&name, &text);
+        if path.file_stem().is_some_and(|s| s != "Prelude") {
+            assert_checked_fixed_point(&name, &text);
+        }
     }
+}
+
+/// After checking (free lists filled in, flags normalised), printing is a
+/// fixed point too: print, load again, print gives the same text.
+fn assert_checked_fixed_point(name: &str, text: &str) {
+    use stg_run::stg::load::load;
+    use stg_run::stg::source::SourceMap;
+    let checked_print = |text: &str| {
+        let mut sources = SourceMap::new();
+        let loaded = load(
+            &mut sources,
+            &[("user.stg".to_string(), text.to_string())],
+            true,
+        )
+        .unwrap_or_else(|d| {
+            panic!(
+                "{name} does not load:\n{}\n--- text ---\n{text}",
+                stg_run::stg::diagnostic::render_all(&d, &sources, false)
+            )
+        });
+        let user = loaded.program.modules.last().expect("a user module");
+        print_module(user)
+    };
+    let once = checked_print(text);
+    let twice = checked_print(&once);
+    assert_eq!(once, twice, "{name}: checked printing is not a fixed point");
+}
+
+#[test]
+fn checked_spec_example_is_a_fixed_point() {
+    assert_checked_fixed_point("example", SPEC_EXAMPLE);
+}
+
+#[test]
+fn checked_spec_example_layout() {
+    use stg_run::stg::load::load;
+    use stg_run::stg::source::SourceMap;
+    let mut sources = SourceMap::new();
+    let loaded = load(
+        &mut sources,
+        &[("example.stg".into(), SPEC_EXAMPLE.into())],
+        false,
+    )
+    .unwrap_or_else(|d| panic!("{} diagnostics", d.len()));
+    insta::assert_snapshot!(print_module(&loaded.program.modules[0]));
 }

@@ -78,24 +78,31 @@ fn wrap(binding: &mut Binding, label: String) {
 }
 
 /// Wraps every let(rec)-bound closure inside `expr`, whose enclosing binding
-/// chain is `path`.
-fn nested(expr: &mut Expr, path: &str) {
-    match &mut expr.kind {
-        ExprKind::Let { bindings, body, .. } => {
-            for binding in bindings.iter_mut() {
-                let name = format!("{path}.{}", binding.name.name);
-                nested(&mut binding.lambda.body, &name);
-                wrap(binding, name);
+/// chain is `path`. `let` and `scc` bodies are followed in a loop (their
+/// chains are not bounded by the parser's nesting limit).
+fn nested(mut expr: &mut Expr, path: &str) {
+    loop {
+        match &mut expr.kind {
+            ExprKind::Let { bindings, body, .. } => {
+                for binding in bindings.iter_mut() {
+                    let name = format!("{path}.{}", binding.name.name);
+                    nested(&mut binding.lambda.body, &name);
+                    wrap(binding, name);
+                }
+                expr = body;
             }
-            nested(body, path);
-        }
-        ExprKind::Case { scrutinee, alts } => {
-            nested(scrutinee, path);
-            for alt in alts.iter_mut() {
-                nested(&mut alt.body, path);
+            ExprKind::Scc { body, .. } => expr = body,
+            ExprKind::Case { scrutinee, alts } => {
+                nested(scrutinee, path);
+                for alt in alts.iter_mut() {
+                    nested(&mut alt.body, path);
+                }
+                return;
             }
+            ExprKind::App { .. }
+            | ExprKind::Con { .. }
+            | ExprKind::Prim { .. }
+            | ExprKind::Lit(_) => return,
         }
-        ExprKind::Scc { body, .. } => nested(body, path),
-        ExprKind::App { .. } | ExprKind::Con { .. } | ExprKind::Prim { .. } | ExprKind::Lit(_) => {}
     }
 }

@@ -51,11 +51,48 @@
 //! shadowing, as in ML's `let`, and is not reported.
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::stg::diagnostic::Diagnostic;
 use crate::stg::syntax::{
     Alt, Atom, Binding, Expr, ExprKind, Flag, Ident, Lambda, Module, Pattern, Program, Span,
 };
+
+/// A hash map with a fast non-cryptographic hash (the checker hashes every
+/// identifier it meets; SipHash's protection against collision attacks is not
+/// needed for source code the user runs anyway).
+type Map<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+type Set<K> = HashSet<K, BuildHasherDefault<FxHasher>>;
+
+/// The Fx hash of rustc: a multiply-rotate per word.
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+        for &b in chunks.remainder() {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_usize(&mut self, word: usize) {
+        self.write_u64(word as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 /// The name of the bundled Prelude module.
 pub const PRELUDE_MODULE: &str = "Prelude";
@@ -142,7 +179,7 @@ struct Frame {
     /// The first use of each, parallel to `free`.
     first_use: Vec<Span>,
     /// Membership for `free` once it grows large.
-    set: Option<HashSet<usize>>,
+    set: Option<Set<usize>>,
 }
 
 impl Frame {
@@ -177,22 +214,22 @@ enum Resolved {
 struct Checker {
     diags: Vec<Diagnostic>,
     /// Top-level names of the user modules: first definition and its module.
-    user_globals: HashMap<String, (Span, String)>,
+    user_globals: Map<String, (Span, String)>,
     /// Top-level names of the Prelude.
-    prelude_globals: HashMap<String, Span>,
+    prelude_globals: Map<String, Span>,
     /// Whether the module being checked is the Prelude.
     in_prelude: bool,
     /// The first use of each constructor: arity and place.
-    con_arity: HashMap<String, (usize, Span)>,
+    con_arity: Map<String, (usize, Span)>,
     /// Uses of a constructor with an arity other than its first use's,
     /// grouped by (name, arity): the first such use and how many there are.
-    arity_mismatches: HashMap<(String, usize), (Span, usize)>,
+    arity_mismatches: Map<(String, usize), (Span, usize)>,
     /// The keys of `arity_mismatches` in the order found.
     arity_mismatch_order: Vec<(String, usize)>,
     /// Local binders of the current top-level binding, indexed by id.
     binders: Vec<Binder>,
     /// Name to the stack of binder ids in scope (innermost last).
-    env: HashMap<String, Vec<usize>>,
+    env: Map<String, Vec<usize>>,
     /// Binder ids in the order they were brought into scope, for popping.
     scope_log: Vec<usize>,
     /// One frame per lambda being checked, outermost first.
@@ -200,9 +237,9 @@ struct Checker {
     /// Names of the non-recursive `let` groups whose bindings are being
     /// checked, each with the place it is defined (innermost last).
     /// The value is (the binding's name, the group's first binding's name).
-    pending_let: HashMap<String, Vec<(Span, Span)>>,
+    pending_let: Map<String, Vec<(Span, Span)>>,
     /// Groups already told to use `letrec`, by their first binding's span.
-    letrec_reported: HashSet<Span>,
+    letrec_reported: Set<Span>,
     suggestions_made: usize,
 }
 
@@ -212,7 +249,7 @@ impl Checker {
     fn collect_globals(&mut self, program: &Program) {
         for module in &program.modules {
             // Duplicates inside one module.
-            let mut seen: HashMap<&str, Span> = HashMap::new();
+            let mut seen: Map<&str, Span> = Map::default();
             for binding in &module.bindings {
                 let name = binding.name.name.as_str();
                 if let Some(first) = seen.get(name) {
@@ -319,11 +356,11 @@ impl Checker {
     fn check_module(&mut self, module: &mut Module) {
         self.in_prelude = is_prelude(module);
         for binding in &mut module.bindings {
+            // Every scope opened for the previous binding has been closed, so
+            // `env` holds only empty stacks; binder ids start again at 0.
             self.binders.clear();
-            self.env.clear();
             self.scope_log.clear();
             self.frames.clear();
-            self.pending_let.clear();
             self.check_lambda(&binding.name, &mut binding.lambda);
         }
     }
@@ -366,7 +403,7 @@ impl Checker {
         if idents.len() < 2 {
             return;
         }
-        let mut seen: HashMap<&str, Span> = HashMap::with_capacity(idents.len());
+        let mut seen: Map<&str, Span> = Map::default();
         for ident in idents {
             if let Some(first) = seen.get(ident.name.as_str()) {
                 self.diags.push(
@@ -597,16 +634,24 @@ impl Checker {
 
     // ----- expressions ------------------------------------------------------
 
-    fn check_expr(&mut self, expr: &mut Expr) {
-        let span = expr.span;
-        match &mut expr.kind {
-            ExprKind::Let {
-                rec,
-                bindings,
-                body,
-            } => {
-                let names: Vec<Ident> = bindings.iter().map(|b| b.name.clone()).collect();
-                self.check_distinct(
+    /// Checks an expression. `let` bodies and `scc` bodies are followed in
+    /// a loop, not by recursion: a chain of `let ... in let ... in ...` or
+    /// `scc "a" scc "b" ...` is not bounded by the parser's nesting limit.
+    /// Everything else nests only as deep as the parser allows.
+    fn check_expr(&mut self, mut expr: &mut Expr) {
+        // The scopes of a `let` chain end together, after its last body.
+        let chain_mark = self.scope_log.len();
+        loop {
+            let span = expr.span;
+            match &mut expr.kind {
+                ExprKind::Let {
+                    rec,
+                    bindings,
+                    body,
+                } => {
+                    if bindings.len() > 1 {
+                        let names: Vec<Ident> = bindings.iter().map(|b| b.name.clone()).collect();
+                        self.check_distinct(
                     &names,
                     if *rec {
                         "`{name}` is defined twice in one `letrec` group"
@@ -615,97 +660,103 @@ impl Checker {
                     },
                     "a group binds each name once: rename or remove one of the two `{name}`s",
                 );
-                let mark = self.scope_log.len();
-                if *rec {
-                    for b in bindings.iter() {
-                        self.bind(&b.name);
                     }
-                    for b in bindings.iter_mut() {
-                        self.check_binding(b);
-                    }
-                } else {
-                    let group = bindings.first().map_or(span, |b| b.name.span);
-                    for b in bindings.iter() {
-                        self.pending_let
-                            .entry(b.name.name.clone())
-                            .or_default()
-                            .push((b.name.span, group));
-                    }
-                    for b in bindings.iter_mut() {
-                        self.check_binding(b);
-                    }
-                    for b in bindings.iter() {
-                        if let Some(stack) = self.pending_let.get_mut(b.name.name.as_str()) {
-                            stack.pop();
+                    if *rec {
+                        for b in bindings.iter() {
+                            self.bind(&b.name);
+                        }
+                        for b in bindings.iter_mut() {
+                            self.check_binding(b);
+                        }
+                    } else {
+                        let group = bindings.first().map_or(span, |b| b.name.span);
+                        for b in bindings.iter() {
+                            self.pending_let
+                                .entry(b.name.name.clone())
+                                .or_default()
+                                .push((b.name.span, group));
+                        }
+                        for b in bindings.iter_mut() {
+                            self.check_binding(b);
+                        }
+                        for b in bindings.iter() {
+                            if let Some(stack) = self.pending_let.get_mut(b.name.name.as_str()) {
+                                stack.pop();
+                            }
+                        }
+                        for b in bindings.iter() {
+                            self.bind(&b.name);
                         }
                     }
-                    for b in bindings.iter() {
-                        self.bind(&b.name);
-                    }
+                    expr = body;
+                    continue;
                 }
-                self.check_expr(body);
-                self.unbind_to(mark);
-            }
-            ExprKind::Case { scrutinee, alts } => {
-                self.check_expr(scrutinee);
-                self.check_alts(span, alts);
-                for alt in alts.iter_mut() {
-                    let mark = self.scope_log.len();
-                    match &alt.pattern {
-                        Pattern::Con { con, vars } => {
-                            self.check_con_arity(con, vars.len());
-                            self.check_distinct(
+                ExprKind::Case { scrutinee, alts } => {
+                    self.check_expr(scrutinee);
+                    self.check_alts(span, alts);
+                    for alt in alts.iter_mut() {
+                        let mark = self.scope_log.len();
+                        match &alt.pattern {
+                            Pattern::Con { con, vars } => {
+                                self.check_con_arity(con, vars.len());
+                                self.check_distinct(
                                 vars,
                                 "pattern variable `{name}` is bound twice in one alternative",
                                 "each field needs its own name: rename one of the two `{name}`s (an ignored field still needs a fresh name, such as `_1`)",
                             );
-                            for v in vars {
+                                for v in vars {
+                                    self.bind(v);
+                                }
+                            }
+                            Pattern::Var(v) => {
                                 self.bind(v);
                             }
+                            Pattern::Lit(..) | Pattern::Default(_) => {}
                         }
-                        Pattern::Var(v) => {
-                            self.bind(v);
-                        }
-                        Pattern::Lit(..) | Pattern::Default(_) => {}
+                        self.check_expr(&mut alt.body);
+                        self.unbind_to(mark);
                     }
-                    self.check_expr(&mut alt.body);
-                    self.unbind_to(mark);
                 }
-            }
-            ExprKind::Scc { body, .. } => self.check_expr(body),
-            ExprKind::App { fun, args } => {
-                self.use_var(fun);
-                self.check_atoms(args);
-            }
-            ExprKind::Con { con, args } => {
-                self.check_con_arity(con, args.len());
-                self.check_atoms(args);
-            }
-            ExprKind::Prim { op, args, .. } => {
-                if args.len() != op.arity() {
-                    let expected = op.arity();
-                    let example = if expected == 1 { "{x}" } else { "{x, y}" };
-                    self.diags.push(
-                        Diagnostic::error(
-                            span,
-                            format!(
-                                "`{}` takes {expected} argument{}, but is given {}",
-                                op.as_str(),
-                                if expected == 1 { "" } else { "s" },
-                                args.len()
-                            ),
-                        )
-                        .with_label(format!("applied to {}", plural(args.len(), "argument")))
-                        .with_help(format!(
-                            "a primitive is always saturated: write `{} {example}`",
-                            op.as_str()
-                        )),
-                    );
+                ExprKind::Scc { body, .. } => {
+                    expr = body;
+                    continue;
                 }
-                self.check_atoms(args);
+                ExprKind::App { fun, args } => {
+                    self.use_var(fun);
+                    self.check_atoms(args);
+                }
+                ExprKind::Con { con, args } => {
+                    self.check_con_arity(con, args.len());
+                    self.check_atoms(args);
+                }
+                ExprKind::Prim { op, args, .. } => {
+                    if args.len() != op.arity() {
+                        let expected = op.arity();
+                        let example = if expected == 1 { "{x}" } else { "{x, y}" };
+                        self.diags.push(
+                            Diagnostic::error(
+                                span,
+                                format!(
+                                    "`{}` takes {expected} argument{}, but is given {}",
+                                    op.as_str(),
+                                    if expected == 1 { "" } else { "s" },
+                                    args.len()
+                                ),
+                            )
+                            .with_label(format!("applied to {}", plural(args.len(), "argument")))
+                            .with_help(format!(
+                                "a primitive is always saturated: write `{} {example}`",
+                                op.as_str()
+                            )),
+                        );
+                    }
+                    self.check_atoms(args);
+                }
+                ExprKind::Lit(_) => {}
             }
-            ExprKind::Lit(_) => {}
+            break;
         }
+        self.unbind_to(chain_mark);
     }
 
     fn check_binding(&mut self, binding: &mut Binding) {
@@ -944,8 +995,8 @@ impl Checker {
             );
         }
 
-        let mut cons: HashMap<&str, Span> = HashMap::new();
-        let mut lits: HashMap<i64, Span> = HashMap::new();
+        let mut cons: Map<&str, Span> = Map::default();
+        let mut lits: Map<i64, Span> = Map::default();
         for alt in alts {
             let (key_span, first) = match &alt.pattern {
                 Pattern::Con { con, .. } => {

@@ -19,9 +19,13 @@
 //! One pass, a heap stack of open contexts, constant work per token apart from
 //! pops (each context is pushed and popped once): linear time, no recursion.
 //!
-//! Nesting depth (open blocks, parentheses and `case`s waiting for their `of`)
-//! is limited to [`MAX_DEPTH`]: deeper input is reported as an error and the
-//! binding is not parsed, so no later pass ever sees a tree deeper than that.
+//! Nesting depth is limited to [`MAX_DEPTH`]: deeper input is reported as an
+//! error and the binding is not parsed, so no later pass ever sees a tree
+//! deeper than about that. The depth counted is the number of open contexts
+//! (blocks, parentheses, `case`s waiting for their `of`, `let`s waiting for
+//! their `in`) plus, for each context, the `in`s and `scc`s seen in its current
+//! item: a `let … in` body or an `scc` body extends to the end of the item, so
+//! a chain `let … in let … in …` nests in the tree although no block stays open.
 
 use crate::stg::diagnostic::Diagnostic;
 use crate::stg::lexer::{Tok, Token};
@@ -68,6 +72,12 @@ struct Layout<'a> {
     item_start: usize,
     poisoned: bool,
     stack: Vec<Ctx>,
+    /// Per context: the `in`s and `scc`s in its current item (tree nesting
+    /// without an open context); `top_extra` for the top level; `depth` is
+    /// `stack.len()` plus all of them.
+    extra: Vec<usize>,
+    top_extra: usize,
+    depth: usize,
     /// Indices into `stack` of the `Block`s, of the `let` blocks/`LetPending`s, of the `Paren`s.
     blocks: Vec<usize>,
     lets: Vec<usize>,
@@ -100,6 +110,9 @@ pub fn layout<'a>(
         item_start: 0,
         poisoned: false,
         stack: Vec::new(),
+        extra: Vec::new(),
+        top_extra: 0,
+        depth: 0,
         blocks: Vec::new(),
         lets: Vec::new(),
         parens: Vec::new(),
@@ -167,6 +180,17 @@ pub fn layout<'a>(
                 {
                     l.pop_to(i, &t);
                 }
+                l.nest(&t);
+                l.out.push(t);
+            }
+            Tok::Scc => {
+                l.nest(&t);
+                l.out.push(t);
+            }
+            Tok::Semi if !l.blocks.is_empty() => {
+                if let Some(Ctx::Block { .. }) = l.stack.last() {
+                    l.reset_extra(l.stack.len() - 1);
+                }
                 l.out.push(t);
             }
             Tok::Semi if l.blocks.is_empty() && l.parens.is_empty() => {
@@ -218,7 +242,29 @@ impl<'a> Layout<'a> {
             Ctx::CasePending => {}
         }
         self.stack.push(ctx);
-        if self.stack.len() > MAX_DEPTH && !self.poisoned {
+        self.extra.push(0);
+        self.depth += 1;
+        self.check_depth(at);
+    }
+
+    /// An expression that extends to the end of the current item (`in`'s body, `scc`'s body).
+    fn nest(&mut self, at: &Token<'a>) {
+        match self.extra.last_mut() {
+            Some(e) => *e += 1,
+            None => self.top_extra += 1,
+        }
+        self.depth += 1;
+        self.check_depth(at);
+    }
+
+    /// A new item of the context at index `i`: its nesting count starts again.
+    fn reset_extra(&mut self, i: usize) {
+        self.depth -= self.extra[i];
+        self.extra[i] = 0;
+    }
+
+    fn check_depth(&mut self, at: &Token<'a>) {
+        if self.depth > MAX_DEPTH && !self.poisoned {
             self.poisoned = true;
             self.diags.push(
                 Diagnostic::error(
@@ -237,6 +283,7 @@ impl<'a> Layout<'a> {
     fn pop(&mut self) -> Option<Ctx> {
         let ctx = self.stack.pop()?;
         let i = self.stack.len();
+        self.depth -= 1 + self.extra.pop().unwrap_or(0);
         if self.blocks.last() == Some(&i) {
             self.blocks.pop();
         }
@@ -294,6 +341,8 @@ impl<'a> Layout<'a> {
         }
         self.item_start = self.out.len();
         self.poisoned = false;
+        self.top_extra = 0;
+        self.depth = 0;
     }
 
     /// The first token of a line: close blocks it is left of, start new items.
@@ -317,6 +366,7 @@ impl<'a> Layout<'a> {
                         while self.stack.len() > bi + 1 {
                             self.pop_emit(t);
                         }
+                        self.reset_extra(bi);
                         if !matches!(
                             self.out.last().map(|t| &t.tok),
                             Some(Tok::VOpen | Tok::VSemi | Tok::Semi)
@@ -450,6 +500,27 @@ mod tests {
         assert_eq!(d.len(), 1);
         assert!(d[0].message.contains("nesting too deep"));
         assert!(laid.items[0].poisoned);
+    }
+
+    #[test]
+    fn let_and_scc_chains_count_as_nesting() {
+        let n = MAX_DEPTH + 10;
+        for chain in ["let a = x in ", "scc \"l\" "] {
+            let src = format!("m = {}x", chain.repeat(n));
+            let (toks, _) = lex(0, &src);
+            let (laid, d) = layout(0, toks, src.len());
+            assert_eq!(d.len(), 1, "{chain}");
+            assert!(laid.items[0].poisoned);
+        }
+        // The same number of lets in separate items is fine.
+        let src = format!(
+            "m = case x of\n{}",
+            "  A -> let a = x in let b = y in a\n".repeat(n)
+        );
+        let (toks, _) = lex(0, &src);
+        let (laid, d) = layout(0, toks, src.len());
+        assert!(d.is_empty());
+        assert!(!laid.items[0].poisoned);
     }
 
     #[test]

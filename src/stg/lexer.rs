@@ -510,14 +510,27 @@ impl<'a> Lexer<'a> {
         let start = self.pos;
         let ch = self.src[start..].chars().next().unwrap_or('\u{FFFD}');
         self.pos += ch.len_utf8().max(1);
-        // Skip a whole run of unexpected characters as one error.
+        // A whole run of characters that start no token is one error.
+        let mut count = 1;
+        while let Some(c) = self.src[self.pos..].chars().next() {
+            let starts_token = c.is_ascii_alphanumeric()
+                || c.is_ascii_whitespace()
+                || (c.is_ascii() && (is_symbol_char(c as u8) || "_{}(),;\"#\\".contains(c)));
+            if starts_token {
+                break;
+            }
+            self.pos += c.len_utf8();
+            count += 1;
+        }
+        let message = if count == 1 {
+            format!("unexpected character {ch:?}")
+        } else {
+            format!("unexpected characters {:?}", &self.src[start..self.pos])
+        };
         self.diags.push(
-            Diagnostic::error(
-                self.span(start, self.pos),
-                format!("unexpected character {ch:?}"),
-            )
-            .with_label("not part of any token")
-            .with_help("remove it; names use ASCII letters, digits, `_` and `'`"),
+            Diagnostic::error(self.span(start, self.pos), message)
+                .with_label("not part of any token")
+                .with_help("remove it; names use ASCII letters, digits, `_` and `'`"),
         );
         self.push(Tok::Error, start, self.pos);
     }
@@ -655,6 +668,7 @@ mod tests {
         assert_eq!(errs("**#"), vec!["unknown primitive operation `**#`"]);
         assert_eq!(errs("<>#"), vec!["unknown primitive operation `<>#`"]);
         assert_eq!(errs("x ¤ y"), vec!["unexpected character '¤'"]);
+        assert_eq!(errs("x ¤¤`é y"), vec!["unexpected characters \"¤¤`é\""]);
         assert_eq!(errs("\\x"), vec!["unknown update flag `\\x`"]);
         assert_eq!(errs("+"), vec!["unexpected `+`"]);
     }

@@ -21,7 +21,6 @@ use chumsky::input::{Input as _, MappedInput};
 use chumsky::prelude::*;
 
 type In<'t> = MappedInput<'t, Tok<'t>, SimpleSpan, &'t [(Tok<'t>, SimpleSpan)]>;
-type Extra<'t> = extra::Err<Rich<'t, Tok<'t>, SimpleSpan>>;
 
 /// Parses one module: every syntax error found, and the module if there were none.
 ///
@@ -33,42 +32,59 @@ pub fn parse_module(
     text: &str,
 ) -> (Option<Module>, Vec<Diagnostic>) {
     let (tokens, mut diags) = lexer::lex(file, text);
+    // Where the lexer reported errors: a parse error in the same binding after
+    // one of them is almost always a consequence, so it is not reported.
+    let lex_errors: Vec<u32> = diags.iter().map(|d| d.span.start).collect();
     let (laid, layout_diags) = layout::layout(file, tokens, text.len());
     diags.extend(layout_diags);
-    // Tokens that the lexer already reported: parse errors there are not repeated.
-    let lex_error_at: std::collections::HashSet<u32> = laid
-        .tokens
-        .iter()
-        .filter(|t| t.tok == Tok::Error)
-        .map(|t| t.start)
-        .collect();
     let toks: Vec<(Tok<'_>, SimpleSpan)> = laid
         .tokens
         .into_iter()
         .map(|t| (t.tok, SimpleSpan::from(t.start as usize..t.end as usize)))
         .collect();
-    let parser = binding_parser(file);
+    // Two parsers: a fast one without error details for the (usual) bindings
+    // that parse, and one with rich errors, run only on a binding that failed.
+    let fast = binding_parser::<EmptyErr>(file);
+    let parser = binding_parser::<Rich<Tok, SimpleSpan>>(file);
     let mut bindings = Vec::with_capacity(laid.items.len());
     for item in &laid.items {
         if item.poisoned {
             continue;
         }
         let slice = &toks[item.range.clone()];
-        let end = slice.last().map_or(text.len(), |(_, s)| s.end);
-        let input = slice.split_token_span(SimpleSpan::from(end..end));
-        let (out, errs) = parser.parse(input).into_output_errors();
-        let mut item_errors = false;
-        for e in errs {
-            item_errors = true;
-            if let Some(Tok::Error) = e.found() {
+        let (Some(first), Some(last)) = (slice.first(), slice.last()) else {
+            continue;
+        };
+        let (start, end) = (first.1.start, last.1.end);
+        let empty_blocks = empty_block_errors(file, slice);
+        let had_empty_block = !empty_blocks.is_empty();
+        diags.extend(empty_blocks);
+        let first_lex_error = lex_errors
+            .iter()
+            .copied()
+            .find(|&p| (start as u32..=end as u32).contains(&p));
+        let eoi = SimpleSpan::from(end..end);
+        if !had_empty_block && first_lex_error.is_none() {
+            if let Ok(b) = fast.parse(slice.split_token_span(eoi)).into_result() {
+                bindings.push(b);
                 continue;
             }
-            if lex_error_at.contains(&(e.span().start as u32)) {
-                continue;
-            }
-            diags.push(to_diagnostic(file, &e, slice, end));
         }
-        if let (Some(b), false) = (out, item_errors) {
+        let (out, errs) = parser
+            .parse(slice.split_token_span(eoi))
+            .into_output_errors();
+        let ok = errs.is_empty() && !had_empty_block && first_lex_error.is_none();
+        if !had_empty_block {
+            for e in errs {
+                if matches!(e.found(), Some(Tok::Error))
+                    || first_lex_error.is_some_and(|p| p as usize <= e.span().start.max(start))
+                {
+                    continue;
+                }
+                diags.push(to_diagnostic(file, &e, slice, end));
+            }
+        }
+        if let (Some(b), true) = (out, ok) {
             bindings.push(b);
         }
     }
@@ -87,7 +103,53 @@ pub fn parse_module(
     }
 }
 
-fn binding_parser<'t>(file: FileId) -> impl Parser<'t, In<'t>, Binding, Extra<'t>> + Clone {
+/// Blocks with no items (`VOpen` then only separators then `VClose`): the
+/// keyword before them is reported, with how to indent.
+fn empty_block_errors(file: FileId, slice: &[(Tok, SimpleSpan)]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for (i, (t, _)) in slice.iter().enumerate() {
+        if *t != Tok::VOpen {
+            continue;
+        }
+        let mut j = i + 1;
+        while matches!(slice.get(j), Some((Tok::Semi | Tok::VSemi, _))) {
+            j += 1;
+        }
+        if !matches!(slice.get(j), Some((Tok::VClose, _))) {
+            continue;
+        }
+        let Some((kw, kw_span)) = i.checked_sub(1).and_then(|k| slice.get(k)) else {
+            continue;
+        };
+        let (message, what) = match kw {
+            Tok::Let => ("empty `let` block", "a `let` needs at least one binding"),
+            Tok::Letrec => (
+                "empty `letrec` block",
+                "a `letrec` needs at least one binding",
+            ),
+            _ => (
+                "no alternatives after `of`",
+                "a `case` needs at least one alternative",
+            ),
+        };
+        out.push(
+            Diagnostic::error(Span::new(file, kw_span.start, kw_span.end), message)
+                .with_label("nothing follows in this block")
+                .with_help(format!(
+                    "{what}: put the first on the same line, or on a line indented further right than the enclosing block (its column sets the block's column)"
+                )),
+        );
+    }
+    out
+}
+
+fn binding_parser<'t, Er>(file: FileId) -> impl Parser<'t, In<'t>, Binding, extra::Err<Er>> + Clone
+where
+    Er: chumsky::error::Error<'t, In<'t>>
+        + chumsky::label::LabelError<'t, In<'t>, &'static str>
+        + chumsky::label::LabelError<'t, In<'t>, chumsky::DefaultExpected<'t, Tok<'t>>>
+        + 't,
+{
     let sp = move |s: SimpleSpan| Span::new(file, s.start, s.end);
 
     let var = select! { Tok::Var(v) = e => Ident::new(v, sp(e.span())) }.labelled("a variable");
@@ -110,7 +172,8 @@ fn binding_parser<'t>(file: FileId) -> impl Parser<'t, In<'t>, Binding, Extra<'t
         .repeated()
         .at_least(1);
 
-    let mut expr = Recursive::<chumsky::recursive::Indirect<In<'t>, Expr, Extra<'t>>>::declare();
+    let mut expr =
+        Recursive::<chumsky::recursive::Indirect<In<'t>, Expr, extra::Err<Er>>>::declare();
 
     let lambda = vars
         .clone()
@@ -166,20 +229,7 @@ fn binding_parser<'t>(file: FileId) -> impl Parser<'t, In<'t>, Binding, Extra<'t
         .delimited_by(just(Tok::VOpen), just(Tok::VClose));
 
     let let_expr = choice((just(Tok::Let).to(false), just(Tok::Letrec).to(true)))
-        .map_with(move |rec, e| (rec, sp(e.span())))
         .then(bindings)
-        .validate(
-            |((rec, kw), bindings): ((bool, Span), Vec<Binding>), _, emitter| {
-                if bindings.is_empty() {
-                    let kw_text = if rec { "letrec" } else { "let" };
-                    emitter.emit(Rich::custom(
-                        SimpleSpan::from(kw.range()),
-                        format!("empty `{kw_text}` block"),
-                    ));
-                }
-                (rec, bindings)
-            },
-        )
         .then_ignore(just(Tok::In))
         .then(expr.clone())
         .map(|((rec, bindings), body)| ExprKind::Let {
@@ -189,22 +239,12 @@ fn binding_parser<'t>(file: FileId) -> impl Parser<'t, In<'t>, Binding, Extra<'t
         });
     let case_expr = just(Tok::Case)
         .ignore_then(expr.clone())
-        .then(just(Tok::Of).map_with(move |_, e| sp(e.span())))
+        .then_ignore(just(Tok::Of))
         .then(alts)
-        .validate(
-            |((scrutinee, of), alts): ((Expr, Span), Vec<Alt>), _, emitter| {
-                if alts.is_empty() {
-                    emitter.emit(Rich::custom(
-                        SimpleSpan::from(of.range()),
-                        "no alternatives after `of`",
-                    ));
-                }
-                ExprKind::Case {
-                    scrutinee: Box::new(scrutinee),
-                    alts,
-                }
-            },
-        );
+        .map(|(scrutinee, alts)| ExprKind::Case {
+            scrutinee: Box::new(scrutinee),
+            alts,
+        });
     let app = var
         .then(atoms.clone().or_not())
         .map(|(fun, args)| ExprKind::App {
@@ -244,21 +284,26 @@ fn binding_parser<'t>(file: FileId) -> impl Parser<'t, In<'t>, Binding, Extra<'t
     let scc_prefix = just(Tok::Scc)
         .ignore_then(string)
         .map_with(move |l, e| (l, sp(e.span())));
-    expr.define(scc_prefix.repeated().collect::<Vec<_>>().then(simple).map(
-        |(prefixes, mut body): (Vec<_>, Expr)| {
-            for ((label, label_span), kw_span) in prefixes.into_iter().rev() {
-                body = Expr {
-                    span: kw_span.to(body.span),
-                    kind: ExprKind::Scc {
-                        label,
-                        label_span,
-                        body: Box::new(body),
-                    },
-                };
-            }
-            body
-        },
-    ));
+    expr.define(
+        scc_prefix
+            .repeated()
+            .collect::<Vec<_>>()
+            .then(simple)
+            .map(|(prefixes, mut body): (Vec<_>, Expr)| {
+                for ((label, label_span), kw_span) in prefixes.into_iter().rev() {
+                    body = Expr {
+                        span: kw_span.to(body.span),
+                        kind: ExprKind::Scc {
+                            label,
+                            label_span,
+                            body: Box::new(body),
+                        },
+                    };
+                }
+                body
+            })
+            .labelled("an expression"),
+    );
 
     binding.then_ignore(end())
 }
@@ -329,29 +374,17 @@ fn to_diagnostic(
     let span = Span::new(file, e.span().start, e.span().end);
     let found = e.found();
     if let chumsky::error::RichReason::Custom(msg) = e.reason() {
-        let help = if msg.contains("let") {
-            "a `let`/`letrec` needs at least one binding, on the same line or on a line indented further right than the enclosing block"
-        } else {
-            "a `case` needs at least one alternative after `of`, on the same line or on a line indented further right than the enclosing block"
-        };
-        return Diagnostic::error(span, msg.clone())
-            .with_label("no items in this block")
-            .with_help(help);
+        return Diagnostic::error(span, msg.clone());
     }
     let mut expected: Vec<String> = e.expected().map(describe_pattern).collect();
     expected.sort();
     expected.dedup();
-    // Virtual layout tokens are hard to name as "expected": say what they mean.
-    let exp_text = match expected.len() {
-        0 => "something else".to_string(),
-        1 => expected[0].clone(),
-        _ => {
-            let (last, rest) = expected.split_last().unwrap_or((&expected[0], &[]));
-            format!("{} or {}", rest.join(", "), last)
-        }
+    let exp_text = match expected.split_last() {
+        None => "something else".to_string(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {}", rest.join(", "), last),
     };
     let found_text = describe_found(found);
-    let message = format!("expected {exp_text}, found {found_text}");
     let has = |t: &Tok| {
         e.expected()
             .any(|p| matches!(p, RichPattern::Token(x) if **x == *t))
@@ -360,43 +393,95 @@ fn to_diagnostic(
         e.expected()
             .any(|p| matches!(p, RichPattern::Label(x) if x == l))
     };
-    // The token before the error, for context-dependent help.
-    let idx = slice.iter().position(|(_, s)| s.start >= e.span().start);
-    let prev = match idx {
-        Some(0) => None,
-        Some(i) => Some(&slice[i - 1].0),
-        None => slice.last().map(|(t, _)| t),
+    // Where the error is in the binding's tokens, and the real token before it.
+    let idx = match found {
+        None => slice.len(),
+        Some(_) => slice
+            .iter()
+            .position(|(_, s)| s.start >= e.span().start)
+            .unwrap_or(slice.len()),
     };
+    let prev = slice[..idx]
+        .iter()
+        .rev()
+        .map(|(t, _)| t)
+        .find(|t| !matches!(t, Tok::VOpen | Tok::VSemi | Tok::VClose));
+
+    // The first token of a top-level item cannot start a binding.
+    if idx == 0 {
+        return Diagnostic::error(
+            span,
+            format!("expected a top-level binding `name = …`, found {found_text}"),
+        )
+        .with_label("a line at the top level's column starts a new binding")
+        .with_help(
+            "if this line continues the previous binding, indent it further right; a binding is `name = {free} \\flag {args} -> body`",
+        );
+    }
+
+    // `name` then not `=`: a bad binding head, or a continuation line that is not indented.
+    if idx == 1 && has(&Tok::Equals) {
+        return Diagnostic::error(
+            span,
+            format!("expected `=` after the binding's name, found {found_text}"),
+        )
+        .with_label("expected `=`")
+        .with_help(
+            "a binding is `name = {free} \\flag {args} -> body` (arguments come after the update flag); if this line continues the previous binding, indent it further right",
+        );
+    }
+
     let mut help: Option<String> = None;
-    if let Some(Tok::Var(w)) = found
-        && let Some(k) = did_you_mean(w)
-    {
-        help = Some(format!("did you mean `{k}`?"));
+    for w in [found, prev].into_iter().flatten() {
+        if let Tok::Var(w) = w
+            && let Some(k) = did_you_mean(w)
+        {
+            help = Some(format!("did you mean `{k}`?"));
+            break;
+        }
     }
     if help.is_none() {
         help = match (found, prev) {
             _ if has_label("an update flag") => Some(
                 "a lambda needs an update flag: \\u, \\s, \\r or \\n, as in `f = {free} \\r {args} -> body`".to_string(),
             ),
-            (Some(Tok::Var(_) | Tok::Int(_)), Some(Tok::Var(_) | Tok::Con(_) | Tok::Prim(_)))
-                if has(&Tok::LBrace) =>
-            {
-                Some("arguments are written in braces, separated by commas: `f {x, 1#}`".to_string())
+            (Some(Tok::RBrace), Some(Tok::Comma)) => {
+                Some("remove the `,` before `}`".to_string())
             }
+            (Some(Tok::LBrace | Tok::LParen), _) if has(&Tok::RBrace) || has(&Tok::Comma) => Some(
+                "arguments must be variables or literals: bind anything else with `let` first".to_string(),
+            ),
             (Some(Tok::LParen | Tok::Con(_) | Tok::LBrace | Tok::Prim(_)), _)
                 if has_label("a variable") && has_label("a literal") =>
             {
                 Some("arguments must be variables or literals: bind anything else with `let` first".to_string())
             }
-            (Some(Tok::Con(_)), _) if has_label("a variable") && has(&Tok::Equals).not() => Some(
+            (Some(Tok::Var(_) | Tok::Int(_) | Tok::Con(_)), Some(Tok::Var(_) | Tok::Con(_) | Tok::Prim(_)))
+                if has(&Tok::LBrace) =>
+            {
+                Some("arguments are written in braces, separated by commas: `f {x, 1#}`".to_string())
+            }
+            (Some(Tok::Con(_)), _) if has_label("a variable") => Some(
                 "names of variables and bindings start with a lowercase letter or `_`".to_string(),
             ),
-            _ if has(&Tok::Arrow) => Some(match prev {
-                Some(Tok::RBrace) if found == Some(&Tok::Equals) => {
-                    "write `->` between the arguments and the body: `\\r {x} -> body`".to_string()
-                }
-                _ => "write `->` before the body (`\\r {args} -> body`, or `pattern -> body` in a `case`)".to_string(),
-            }),
+            (Some(Tok::In), _) => Some(
+                "this `in` belongs to no open `let`: check that the `let` is there and that its bindings line up at one column".to_string(),
+            ),
+            (Some(Tok::VSemi), _) => Some(
+                "the next line is at the block's column, so it starts a new item; indent a continuation line further right".to_string(),
+            ),
+            (Some(Tok::VClose), _) if has(&Tok::In) => Some(
+                "every `let`/`letrec` needs `in` and a body after its bindings".to_string(),
+            ),
+            (Some(Tok::VClose), _) => Some(
+                "the next line is left of the block's column, so the block ends here; indent a continuation line further right".to_string(),
+            ),
+            (None, _) if !has(&Tok::RParen) => Some(
+                "the binding ends here, because the next line starts at the top level's column (or the file ends); indent a continuation line further right".to_string(),
+            ),
+            _ if has(&Tok::Arrow) => Some(
+                "write `->` before the body: `\\r {args} -> body` in a lambda, `pattern -> body` in a `case`".to_string(),
+            ),
             _ if has(&Tok::Equals) => Some(
                 "a binding is `name = {free} \\flag {args} -> body`: the arguments come after the update flag".to_string(),
             ),
@@ -408,35 +493,23 @@ fn to_diagnostic(
             (Some(Tok::Str(_)), _) => {
                 Some("strings are only allowed as `scc` labels: `scc \"label\" e`".to_string())
             }
-            (Some(Tok::VSemi | Tok::VClose), _) | (None, _) => Some(
-                "a line at or left of a block's column ends the item; indent continuation lines further right".to_string(),
-            ),
             _ if has_label("a label string") => {
                 Some("`scc` needs a label string: `scc \"label\" e`".to_string())
             }
             _ => None,
         };
     }
-    let label = format!("expected {exp_text}");
     let span = if found.is_none() {
         Span::new(file, end, end)
     } else {
         span
     };
-    let mut d = Diagnostic::error(span, message).with_label(label);
+    let mut d = Diagnostic::error(span, format!("expected {exp_text}, found {found_text}"))
+        .with_label(format!("expected {exp_text}"));
     if let Some(h) = help {
         d = d.with_help(h);
     }
     d
-}
-
-trait Not {
-    fn not(self) -> bool;
-}
-impl Not for bool {
-    fn not(self) -> bool {
-        !self
-    }
 }
 
 /// For tests and tools: how deep nesting may go before it is an error.

@@ -15,10 +15,13 @@
 //! * `case e of` is followed by its alternatives on the following lines,
 //!   two columns right of the `case`. A scrutinee that is not simple is
 //!   parenthesised, since its own blocks must close before `of`.
-//! * The body of an `scc` is always parenthesised, as in the paper's
-//!   `scc "foo" (map {double, l})`; a body that is not simple starts on the
-//!   next line, so every block column is fixed by leading spaces only (never
-//!   by the width of a label).
+//! * `scc "label" e`: a simple body is parenthesised, as in the paper's
+//!   `scc "foo" (map {double, l})`; a `let` or `case` body starts on the next
+//!   line, indented two columns, with no parentheses (`scc` extends as far
+//!   right as possible, and this way every block column is fixed by leading
+//!   spaces, never by a label's width); a chain `scc "a" scc "b" ...` stays
+//!   on one line without parentheses (each `(` counts towards the parser's
+//!   nesting limit). An `scc` that is a case scrutinee is parenthesised.
 //! * Constructors and applications always show their braces (`Nil {}`).
 //!   A first atom that is a negative literal gets a space after the brace
 //!   (`{ -1#}`), since `{-` opens a comment.
@@ -78,13 +81,16 @@ pub fn escape_label(label: &str) -> String {
 }
 
 /// Whether an expression prints on one line with no block in it.
-fn is_simple(expr: &Expr) -> bool {
-    match &expr.kind {
-        ExprKind::App { .. } | ExprKind::Con { .. } | ExprKind::Prim { .. } | ExprKind::Lit(_) => {
-            true
+fn is_simple(mut expr: &Expr) -> bool {
+    loop {
+        match &expr.kind {
+            ExprKind::App { .. }
+            | ExprKind::Con { .. }
+            | ExprKind::Prim { .. }
+            | ExprKind::Lit(_) => return true,
+            ExprKind::Scc { body, .. } => expr = body,
+            ExprKind::Let { .. } | ExprKind::Case { .. } => return false,
         }
-        ExprKind::Scc { body, .. } => is_simple(body),
-        ExprKind::Let { .. } | ExprKind::Case { .. } => false,
     }
 }
 
@@ -159,71 +165,101 @@ impl Printer {
 
     /// An expression starting at the cursor, which is at column `col`; every
     /// enclosing block's column is left of `col`.
-    fn expr(&mut self, expr: &Expr, col: usize) {
-        match &expr.kind {
-            ExprKind::Let {
-                rec,
-                bindings,
-                body,
-            } => {
-                let keyword = if *rec { "letrec " } else { "let " };
-                self.out.push_str(keyword);
-                let block = col + keyword.len();
-                for (i, b) in bindings.iter().enumerate() {
-                    if i > 0 {
-                        self.newline(block);
+    ///
+    /// `let` bodies and `scc` bodies are followed in a loop, since chains of
+    /// them are not bounded by the parser's nesting limit. A chain
+    /// `let .. in let .. in ..` keeps every `in` in the first `let`'s column;
+    /// a chain of `scc`s stays on one line.
+    fn expr(&mut self, mut expr: &Expr, mut col: usize) {
+        // Where the `in` of a `let` goes: under the first `let` of a chain.
+        let mut in_col = None;
+        let mut close_parens = 0usize;
+        loop {
+            match &expr.kind {
+                ExprKind::Let {
+                    rec,
+                    bindings,
+                    body,
+                } => {
+                    let keyword = if *rec { "letrec " } else { "let " };
+                    self.out.push_str(keyword);
+                    let block = col + keyword.len();
+                    for (i, b) in bindings.iter().enumerate() {
+                        if i > 0 {
+                            self.newline(block);
+                        }
+                        self.binding(b, block);
                     }
-                    self.binding(b, block);
+                    let at = *in_col.get_or_insert(col);
+                    self.newline(at);
+                    self.out.push_str("in ");
+                    col = at + 3;
+                    expr = body;
+                    continue;
                 }
-                self.newline(col);
-                self.out.push_str("in ");
-                self.expr(body, col + 3);
-            }
-            ExprKind::Case { scrutinee, alts } => {
-                self.out.push_str("case ");
-                if is_simple(scrutinee) && !matches!(scrutinee.kind, ExprKind::Scc { .. }) {
-                    self.expr(scrutinee, col + 5);
-                } else {
-                    self.out.push('(');
-                    self.expr(scrutinee, col + 6);
-                    self.out.push(')');
+                ExprKind::Scc { label, body, .. } => {
+                    self.out.push_str("scc ");
+                    self.out.push_str(&escape_label(label));
+                    match &body.kind {
+                        // A chain of `scc`s stays on one line, unparenthesised
+                        // (parentheses count towards the nesting limit).
+                        ExprKind::Scc { .. } => self.out.push(' '),
+                        // `scc` extends as far right as possible, so a block
+                        // body needs no parentheses; it starts on the next
+                        // line so its block columns do not depend on the
+                        // label's width.
+                        ExprKind::Let { .. } | ExprKind::Case { .. } => {
+                            col += 2;
+                            self.newline(col);
+                        }
+                        // The paper's style: `scc "foo" (map {double, l})`.
+                        _ => {
+                            self.out.push_str(" (");
+                            close_parens += 1;
+                        }
+                    }
+                    in_col = None;
+                    expr = body;
+                    continue;
                 }
-                self.out.push_str(" of");
-                for alt in alts {
-                    self.newline(col + 2);
-                    self.alt(alt, col + 2);
+                ExprKind::Case { scrutinee, alts } => {
+                    self.out.push_str("case ");
+                    if is_simple(scrutinee) && !matches!(scrutinee.kind, ExprKind::Scc { .. }) {
+                        self.expr(scrutinee, col + 5);
+                    } else {
+                        self.out.push('(');
+                        self.expr(scrutinee, col + 6);
+                        self.out.push(')');
+                    }
+                    self.out.push_str(" of");
+                    for alt in alts {
+                        self.newline(col + 2);
+                        self.alt(alt, col + 2);
+                    }
+                }
+                ExprKind::App { fun, args } => {
+                    self.out.push_str(&fun.name);
+                    self.out.push(' ');
+                    self.atoms(args);
+                }
+                ExprKind::Con { con, args } => {
+                    self.out.push_str(&con.name);
+                    self.out.push(' ');
+                    self.atoms(args);
+                }
+                ExprKind::Prim { op, args, .. } => {
+                    self.out.push_str(op.as_str());
+                    self.out.push(' ');
+                    self.atoms(args);
+                }
+                ExprKind::Lit(k) => {
+                    let _ = write!(self.out, "{k}#");
                 }
             }
-            ExprKind::Scc { label, body, .. } => {
-                self.out.push_str("scc ");
-                self.out.push_str(&escape_label(label));
-                self.out.push_str(" (");
-                if is_simple(body) {
-                    self.expr(body, col);
-                } else {
-                    self.newline(col + 2);
-                    self.expr(body, col + 2);
-                }
-                self.out.push(')');
-            }
-            ExprKind::App { fun, args } => {
-                self.out.push_str(&fun.name);
-                self.out.push(' ');
-                self.atoms(args);
-            }
-            ExprKind::Con { con, args } => {
-                self.out.push_str(&con.name);
-                self.out.push(' ');
-                self.atoms(args);
-            }
-            ExprKind::Prim { op, args, .. } => {
-                self.out.push_str(op.as_str());
-                self.out.push(' ');
-                self.atoms(args);
-            }
-            ExprKind::Lit(k) => {
-                let _ = write!(self.out, "{k}#");
-            }
+            break;
+        }
+        for _ in 0..close_parens {
+            self.out.push(')');
         }
     }
 
