@@ -3,4 +3,7 @@ main :: IO ()
 main = print (take 30 fibs)
 
 fibs :: [Int]
-fibs = 0 : 1 : zipWith (+) fibs (tail fibs)
+fibs =
+  let tl = tail fibs
+   in let rest = zipWith (+) fibs tl
+       in 0 : 1 : rest

@@ -2,4 +2,4 @@
 import Data.List (foldl')
 
 main :: IO ()
-main = print (foldl' (+) 0 [1 .. 5000 :: Int])
+main = print (let xs = [1 .. 5000] in foldl' (+) 0 xs :: Int)

@@ -1,6 +1,16 @@
--- Twin of programs/nfib.stg (see README.md).
+-- Twin of programs/nfib.stg: every let-bound closure of the STG is a
+-- let-bound Haskell binding of the same name (see README.md).
 main :: IO ()
 main = print (nfib 15)
 
 nfib :: Int -> Int
-nfib n = if n < 2 then 1 else nfib (n - 1) + nfib (n - 2) + 1
+nfib n =
+  if n < 2
+    then 1
+    else
+      let n1 = n - 1
+          n2 = n - 2
+       in let r1 = nfib n1
+              r2 = nfib n2
+           in let s = r1 + r2
+               in s + 1

@@ -4,7 +4,10 @@ import Prelude hiding (map)
 map :: (a -> b) -> [a] -> [b]
 map f xs = case xs of
   [] -> []
-  (y : ys) -> f y : map f ys
+  (y : ys) ->
+    let fy = f y
+        mfy = map f ys
+     in fy : mfy
 
 double :: Int -> Int
 double x = x + x

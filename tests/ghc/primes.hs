@@ -6,10 +6,15 @@ notDivides :: Int -> Int -> Bool
 notDivides p x = x `rem` p /= 0
 
 sieve :: [Int] -> [Int]
-sieve (p : ps) = p : sieve (filter (\x -> notDivides p x) ps)
+sieve xs = case xs of
+  (p : ps) ->
+    let nd x = notDivides p x
+     in let rest = filter nd ps
+         in let srest = sieve rest
+             in p : srest
 
 nats :: [Int]
-nats = [2 ..]
+nats = enumFrom 2
 
 primes :: [Int]
 primes = sieve nats

@@ -1,14 +1,8 @@
 -- Twin of programs/scc_pair.stg (see README.md).
-data Pair a b = Pair a b deriving Show
-
-x :: Int
-x = 10
-
-y :: Int
-y = 7
+data Pair a b = Pair a b deriving (Show)
 
 g :: Int -> Int
-g n = sum [1 .. n]
+g n = let l = enumFromTo 1 n in sum l
 
 main :: IO ()
-main = print ({-# SCC "foo" #-} Pair (g x) y)
+main = print ({-# SCC "foo" #-} (let gx = g 10 in Pair gx (7 :: Int)))

@@ -3,4 +3,14 @@ main :: IO ()
 main = print (tak 12 8 4)
 
 tak :: Int -> Int -> Int -> Int
-tak x y z = if y < x then tak (tak (x - 1) y z) (tak (y - 1) z x) (tak (z - 1) x y) else z
+tak x y z =
+  if y < x
+    then
+      let x1 = x - 1
+          y1 = y - 1
+          z1 = z - 1
+       in let a = tak x1 y z
+              b = tak y1 z x
+              c = tak z1 x y
+           in tak a b c
+    else z

@@ -1,0 +1,68 @@
+#!/bin/sh
+# Rebuild the GHC profiles of the Haskell twins (see README.md).
+#
+# For every tests/ghc/X.hs: compile it twice in a temporary directory,
+#   ghc -prof -fprof-auto     -rtsopts X.hs   ->  X.prof,     X.tree
+#   ghc -prof -fprof-auto-top -rtsopts X.hs   ->  X.top.prof, X.top.tree
+# run each with +RTS -p, check that it printed exactly the expected output
+# (programs/X.stdout, or tests/ghc/X.stdout for the twins of files kept
+# here), and copy the profile back. X.tree is the cost-centre tree of the
+# profile: one line per node, "<indent><cost centre> <module> <entries>",
+# the indent being GHC's (one space per level), without the CAF nodes of
+# GHC's own modules (GHC.*), which have no counterpart in stg-run.
+#
+# Needs ghc and ghc-prof (Debian: apt-get install ghc ghc-prof). Works from
+# any directory; writes only into tests/ghc/. Usage:
+#   tests/ghc/regenerate.sh            all twins
+#   tests/ghc/regenerate.sh nfib tak   only these
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+command -v ghc >/dev/null 2>&1 || { echo "regenerate.sh: ghc not found; install ghc and ghc-prof" >&2; exit 1; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+if [ $# -gt 0 ]; then names="$*"; else
+  names=$(cd "$here" && ls *.hs | sed 's/\.hs$//')
+fi
+
+tree() {
+  # $1: a .prof file. Print the tree section as "<indent>name module entries".
+  awk '
+    /^COST CENTRE +MODULE +SRC +no\./ { intree = 1; next }
+    intree && NF >= 8 {
+      match($0, /^ */); indent = substr($0, 1, RLENGTH)
+      if ($2 ~ /^GHC\./) next
+      print indent $1 " " $2 " " $(NF-4)
+    }' "$1"
+}
+
+status=0
+for name in $names; do
+  src="$here/$name.hs"
+  [ -f "$src" ] || { echo "regenerate.sh: no $src" >&2; status=1; continue; }
+  expected="$root/programs/$name.stdout"
+  [ -f "$expected" ] || expected="$here/$name.stdout"
+  [ -f "$expected" ] || { echo "regenerate.sh: no expected output for $name" >&2; status=1; continue; }
+  for mode in auto top; do
+    dir="$tmp/$name.$mode"
+    mkdir -p "$dir"
+    cp "$src" "$dir/$name.hs"
+    if [ $mode = auto ]; then flag=-fprof-auto; out=$name; else flag=-fprof-auto-top; out=$name.top; fi
+    (cd "$dir" && ghc -prof $flag -rtsopts -o "$name" "$name.hs" >ghc.log 2>&1) || {
+      echo "regenerate.sh: ghc failed on $name.hs:" >&2; cat "$dir/ghc.log" >&2; status=1; continue; }
+    # A twin of a program that fails at run time exits non-zero on purpose.
+    (cd "$dir" && ./"$name" +RTS -p -RTS >stdout 2>stderr) || true
+    if ! cmp -s "$dir/stdout" "$expected"; then
+      echo "regenerate.sh: $name printed something else than $expected:" >&2
+      diff "$dir/stdout" "$expected" >&2 || true
+      status=1; continue
+    fi
+    cp "$dir/$name.prof" "$here/$out.prof"
+    tree "$dir/$name.prof" >"$here/$out.tree"
+    echo "$name ($flag): ok"
+  done
+done
+exit $status

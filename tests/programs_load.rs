@@ -1,0 +1,89 @@
+//! Every program shipped in the repository (programs/, bench/programs/,
+//! tests/ghc/) and the bundled Prelude parse and pass the static checks with
+//! no error and no warning, and every program has its expected output file.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use stg_run::stg::diagnostic::render_all;
+use stg_run::stg::load::load;
+use stg_run::stg::source::SourceMap;
+
+fn stg_files(dir: &str) -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut files: Vec<PathBuf> = fs::read_dir(&root)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", root.display()))
+        .map(|entry| entry.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "stg"))
+        .filter(|p| p.file_stem().is_some_and(|s| s != "Prelude"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn loads_cleanly(path: &Path) -> Result<(), String> {
+    let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut sources = SourceMap::new();
+    let name = path.to_string_lossy().into_owned();
+    match load(&mut sources, &[(name.clone(), text)], true) {
+        Ok(loaded) if loaded.warnings.is_empty() => Ok(()),
+        Ok(loaded) => Err(format!(
+            "{name}: warnings:\n{}",
+            render_all(&loaded.warnings, &sources, false)
+        )),
+        Err(diags) => Err(format!("{name}:\n{}", render_all(&diags, &sources, false))),
+    }
+}
+
+fn check_dir(dir: &str, min: usize) {
+    let files = stg_files(dir);
+    assert!(
+        files.len() >= min,
+        "expected at least {min} programs in {dir}, found {}",
+        files.len()
+    );
+    let mut failures = Vec::new();
+    for path in &files {
+        if let Err(e) = loads_cleanly(path) {
+            failures.push(e);
+        }
+        let stdout = path.with_extension("stdout");
+        if !stdout.exists() {
+            failures.push(format!(
+                "{}: no expected output {}",
+                path.display(),
+                stdout.display()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn prelude_alone_loads_without_warnings() {
+    let mut sources = SourceMap::new();
+    let main = "main = {} \\u {} -> Nil {}\n".to_string();
+    match load(&mut sources, &[("m.stg".to_string(), main)], true) {
+        Ok(loaded) => assert!(
+            loaded.warnings.is_empty(),
+            "{}",
+            render_all(&loaded.warnings, &sources, false)
+        ),
+        Err(diags) => panic!("{}", render_all(&diags, &sources, false)),
+    }
+}
+
+#[test]
+fn every_program_loads() {
+    check_dir("programs", 12);
+}
+
+#[test]
+fn every_bench_program_loads() {
+    check_dir("bench/programs", 6);
+}
+
+#[test]
+fn every_ghc_example_loads() {
+    check_dir("tests/ghc", 1);
+}
