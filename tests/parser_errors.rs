@@ -113,3 +113,14 @@ snap!(
     several_errors,
     "f = {} \\r {x} x\ng = {} \\r {x} -> x\nh = {} {x} -> x\nmain = {} \\u {} -> f {1#, }\n"
 );
+// Several errors inside one binding: each alternative and each let binding is recovered separately.
+snap!(
+    several_errors_in_one_binding,
+    "main = {} \\u {} ->\n  case x of\n    A {} -> f x\n    B {} -> let a = {} {} -> y\n                b = {} \\u {} -> g {1#, }\n            in a\n    C -> h {z}\n"
+);
+// Non-ASCII text before the error: the underline must still be under the error
+// (spans are byte offsets; the renderer must count bytes, not characters).
+snap!(
+    non_ascii_before_error,
+    "-- café, naïve, 日本\nf = {} \\r {x} -> «x»\n"
+);

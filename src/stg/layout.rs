@@ -481,6 +481,35 @@ mod tests {
     }
 
     #[test]
+    fn tabs_advance_to_multiples_of_eight() {
+        // `a` is at column 9; a tab at the start of a line also reaches column 9.
+        assert_eq!(
+            show("m = let a = x\n\tb = y\n  in a"),
+            "m = let { a = x ; b = y } in a"
+        );
+        assert_eq!(
+            show("m = let a = x\n  \tb = y\n  in a"),
+            "m = let { a = x ; b = y } in a"
+        );
+    }
+
+    #[test]
+    fn parens_and_in() {
+        // `)` closes the blocks opened inside it, `in` only the innermost let.
+        assert_eq!(
+            show("m = (let a = (case x of A -> y) in a)"),
+            "m = ( let { a = ( case x of { A -> y } ) } in a )"
+        );
+        // An `in` inside parentheses does not close a let outside them.
+        assert_eq!(show("m = let a = (in) in a"), "m = let { a = ( in ) } in a");
+        // Explicit `;` and a new line at the column both separate items.
+        assert_eq!(
+            show("m = case x of A -> a; B -> b\n              C -> c"),
+            "m = case x of { A -> a ';' B -> b ; C -> c }"
+        );
+    }
+
+    #[test]
     fn empty_blocks() {
         // Block column not right of the enclosing one: empty.
         assert_eq!(show("f = case x of\nA -> y"), "f = case x of { } | A -> y");

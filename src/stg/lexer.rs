@@ -6,8 +6,9 @@
 //!
 //! The lexer never fails: a malformed token becomes a diagnostic plus either a
 //! best-effort token (an out-of-range literal lexes as `0#`, an unterminated
-//! string as the text up to the end of the line) or [`Tok::Error`], which the
-//! parser accepts silently so that one mistake is reported once.
+//! string as the text up to the end of the line) or [`Tok::Error`]. The parser
+//! does not report its own errors in a binding after a lexical error there, so
+//! one mistake is reported once.
 //!
 //! Columns count characters from 1; a tab advances to the next multiple of 8
 //! (plus one), as in Haskell.
@@ -80,7 +81,7 @@ impl fmt::Display for Tok<'_> {
             Tok::Semi => write!(f, "`;`"),
             Tok::VOpen => write!(f, "the start of a block"),
             Tok::VSemi => write!(f, "a new line at the block's column"),
-            Tok::VClose => write!(f, "the end of the block (a line further left)"),
+            Tok::VClose => write!(f, "the end of the block"),
             Tok::Error => write!(f, "a malformed token"),
         }
     }

@@ -64,11 +64,12 @@ pub fn parse_module(
             .copied()
             .find(|&p| (start as u32..=end as u32).contains(&p));
         let eoi = SimpleSpan::from(end..end);
-        if !had_empty_block && first_lex_error.is_none() {
-            if let Ok(b) = fast.parse(slice.split_token_span(eoi)).into_result() {
-                bindings.push(b);
-                continue;
-            }
+        if !had_empty_block
+            && first_lex_error.is_none()
+            && let Ok(b) = fast.parse(slice.split_token_span(eoi)).into_result()
+        {
+            bindings.push(b);
+            continue;
         }
         let (out, errs) = parser
             .parse(slice.split_token_span(eoi))
@@ -194,8 +195,52 @@ where
         .then(lambda)
         .map(|(name, lambda)| Binding { name, lambda });
 
+    // Recovery inside a block: an item that fails is skipped up to the next
+    // separator of its block (respecting nested blocks and parentheses), so
+    // the other items of the block are still parsed and their errors reported.
+    let skip_item = custom(|inp| {
+        let before = inp.cursor();
+        let mut depth = 0usize;
+        loop {
+            match inp.peek() {
+                None => break,
+                Some(Tok::VOpen | Tok::LParen) => depth += 1,
+                Some(Tok::VClose | Tok::RParen) => {
+                    if depth == 0 {
+                        break;
+                    }
+                    depth -= 1;
+                }
+                Some(Tok::VSemi | Tok::Semi) if depth == 0 => break,
+                Some(_) => {}
+            }
+            inp.skip();
+        }
+        Ok(inp.span_since(&before))
+    });
+    let dummy_expr = move |span: Span| Expr {
+        kind: ExprKind::Lit(0),
+        span,
+    };
+    // An item must end at a separator or the block's end; failing that, the
+    // item fails as a whole and is recovered.
+    let item_end = choice((just(Tok::Semi), just(Tok::VSemi), just(Tok::VClose))).rewind();
     let bindings = binding
         .clone()
+        .then_ignore(item_end.clone())
+        .recover_with(via_parser(skip_item.map(move |s: SimpleSpan| {
+            let span = sp(s);
+            Binding {
+                name: Ident::new("", span),
+                lambda: Lambda {
+                    free: None,
+                    flag: Flag::Updatable,
+                    args: Vec::new(),
+                    body: dummy_expr(span),
+                    span,
+                },
+            }
+        })))
         .separated_by(sep.clone())
         .allow_leading()
         .allow_trailing()
@@ -222,6 +267,15 @@ where
             span: sp(e.span()),
         });
     let alts = alt
+        .then_ignore(item_end)
+        .recover_with(via_parser(skip_item.map(move |s: SimpleSpan| {
+            let span = sp(s);
+            Alt {
+                pattern: Pattern::Default(span),
+                body: dummy_expr(span),
+                span,
+            }
+        })))
         .separated_by(sep)
         .allow_leading()
         .allow_trailing()
@@ -355,6 +409,9 @@ fn describe_found(found: Option<&Tok>) -> String {
 
 fn describe_pattern(p: &RichPattern<Tok>) -> String {
     match p {
+        RichPattern::Token(t) if matches!(**t, Tok::Semi | Tok::VSemi | Tok::VClose) => {
+            "the end of the item".to_string()
+        }
         RichPattern::Token(t) => (**t).to_string(),
         RichPattern::Label(l) => l.to_string(),
         RichPattern::Identifier(i) => format!("`{i}`"),
@@ -551,6 +608,68 @@ mod tests {
             }
             k => panic!("{k:?}"),
         }
+    }
+
+    #[test]
+    fn every_form() {
+        let src = "f = {a, b} \\s {} ->\n  case g of\n    C {x, y} -> scc \"l\" h {x, -5#}\n    D -> (E)\n    F {} -> letrec r = \\r {z} -> r {z} in r\n    -1# -> 7#\n    v -> negate# {v}\n    default -> let q = \\n {} -> Nil in q\n";
+        let m = parse_ok(src);
+        let lam = &m.bindings[0].lambda;
+        assert_eq!(lam.flag, Flag::SingleEntry);
+        assert_eq!(lam.free.as_ref().map(Vec::len), Some(2));
+        let ExprKind::Case { scrutinee, alts } = &lam.body.kind else {
+            panic!()
+        };
+        assert!(
+            matches!(&scrutinee.kind, ExprKind::App { fun, args } if fun.name == "g" && args.is_empty())
+        );
+        assert_eq!(alts.len(), 6);
+        assert!(matches!(&alts[0].pattern, Pattern::Con { vars, .. } if vars.len() == 2));
+        match &alts[0].body.kind {
+            ExprKind::Scc { label, body, .. } => {
+                assert_eq!(label, "l");
+                assert!(matches!(&body.kind, ExprKind::App { args, .. }
+                    if matches!(args[1], Atom::Lit(-5, _))));
+            }
+            k => panic!("{k:?}"),
+        }
+        assert!(
+            matches!(&alts[1].pattern, Pattern::Con { con, vars } if con.name == "D" && vars.is_empty())
+        );
+        assert!(
+            matches!(&alts[1].body.kind, ExprKind::Con { con, args } if con.name == "E" && args.is_empty())
+        );
+        assert!(matches!(
+            &alts[2].body.kind,
+            ExprKind::Let { rec: true, .. }
+        ));
+        assert!(matches!(alts[3].pattern, Pattern::Lit(-1, _)));
+        assert!(matches!(alts[3].body.kind, ExprKind::Lit(7)));
+        assert!(matches!(&alts[4].pattern, Pattern::Var(v) if v.name == "v"));
+        assert!(
+            matches!(&alts[4].body.kind, ExprKind::Prim { op: PrimOp::Negate, args, .. } if args.len() == 1)
+        );
+        assert!(matches!(alts[5].pattern, Pattern::Default(_)));
+        let ExprKind::Let {
+            rec: false,
+            bindings,
+            ..
+        } = &alts[5].body.kind
+        else {
+            panic!()
+        };
+        assert_eq!(bindings[0].lambda.flag, Flag::NonUpdatable);
+        // Spans: an alternative covers its pattern and body, a binding name its text.
+        assert_eq!(&src[alts[3].span.range()], "-1# -> 7#");
+        assert_eq!(&src[alts[0].body.span.range()], "scc \"l\" h {x, -5#}");
+    }
+
+    #[test]
+    fn errors_return_no_module() {
+        let (m, d) = parse_module(0, "t", "f = \\r {x} -> x\ng = {} {x} -> x\n");
+        assert!(m.is_none());
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].span.range(), 23..24);
     }
 
     #[test]
