@@ -332,19 +332,22 @@ pub fn run(
     trace: &mut dyn Write,
 ) -> RunResult {
     // Lowering recurses along the source's nesting (bounded): give it room.
+    // If no such thread can be made, lower here (MAX_DEPTH still bounds it).
     let lowered = std::thread::scope(|s| {
-        std::thread::Builder::new()
+        match std::thread::Builder::new()
             .stack_size(1 << 30)
             .spawn_scoped(s, || lower::lower(program))
-            .ok()
-            .and_then(|h| h.join().ok())
+        {
+            Ok(h) => h.join().ok(),
+            Err(_) => Some(lower::lower(program)),
+        }
     });
     let code = match lowered {
         Some(Ok(code)) => code,
         other => {
             let (message, location) = match other {
                 Some(Err(e)) => (e.message, Some(sources.location(e.span))),
-                _ => ("could not start the lowering thread".to_string(), None),
+                _ => ("the lowering thread failed".to_string(), None),
             };
             let table = crate::profile::cost_centre::CostCentreTable::new(program);
             return RunResult {
