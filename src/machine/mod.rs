@@ -41,6 +41,7 @@ use crate::profile::Profile;
 use crate::stg::source::SourceMap;
 use crate::stg::syntax::Program;
 
+pub mod accounting;
 pub mod code;
 pub mod lower;
 pub mod reference;
@@ -358,7 +359,7 @@ pub fn run(
                     location,
                     step: 0,
                 }),
-                profile: reference::empty_profile(&table),
+                profile: accounting::empty_profile(&table),
                 stats: Stats::default(),
             };
         }
