@@ -245,6 +245,7 @@ impl Lowerer {
             body: 0,
             span: lam.span,
             module,
+            top_level: outer.is_none(),
         });
         let body = self.expr(&mut ctx, &lam.body, name, depth + 1)?;
         let lc = &mut self.code.lambdas[id as usize];

@@ -43,6 +43,7 @@ use crate::stg::syntax::Program;
 
 pub mod accounting;
 pub mod code;
+pub mod heap_profile;
 pub mod lower;
 pub mod reference;
 
@@ -86,6 +87,10 @@ pub struct RunOptions {
     pub trace: Option<TraceFormat>,
     /// Zero every clock-dependent profile header field.
     pub reproducible: bool,
+    /// Take a heap census (`--heap-profile`); `RunResult::heap_profile`.
+    pub heap_profile: Option<heap_profile::HeapProfileBy>,
+    /// Steps between censuses (`--heap-interval`); 0 means 100,000.
+    pub heap_interval: u64,
 }
 
 /// Statistics of a run, printed like GHC's `+RTS -s` by `Display`.
@@ -321,6 +326,9 @@ pub struct RunResult {
     pub error: Option<RuntimeError>,
     pub profile: Profile,
     pub stats: Stats,
+    /// The censuses, when `RunOptions::heap_profile` asked for them; write
+    /// `<program>.hp` with [`heap_profile::HeapProfile::to_hp`].
+    pub heap_profile: Option<heap_profile::HeapProfile>,
 }
 
 /// Run `program`: evaluate `main`, print its value to `out` as it is forced
@@ -361,6 +369,7 @@ pub fn run(
                 }),
                 profile: accounting::empty_profile(&table),
                 stats: Stats::default(),
+                heap_profile: None,
             };
         }
     };
@@ -373,5 +382,6 @@ pub fn run(
         error,
         profile: m.profile(options.reproducible),
         stats: m.stats(),
+        heap_profile: m.take_heap_profile(),
     }
 }

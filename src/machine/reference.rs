@@ -30,6 +30,7 @@ use crate::gc::{
 };
 use crate::machine::accounting::Accounting;
 use crate::machine::code::*;
+use crate::machine::heap_profile::{self, HeapProfile, HeapProfileBy};
 use crate::machine::{CostCentreMode, ErrorKind, RunOptions, RuntimeError, Stats, TraceFormat};
 use crate::profile::{Counters, Profile};
 use crate::stg::source::SourceMap;
@@ -194,6 +195,10 @@ pub struct Machine<'a> {
     row_cc: Option<u32>,
     /// Counters, stacks and the profile (shared with the fast engine).
     acct: Accounting,
+    heap_by: Option<HeapProfileBy>,
+    heap_interval: u64,
+    next_census: u64,
+    heap_profile: HeapProfile,
     steps: u64,
     max_steps: Option<u64>,
     max_stack_bytes: u64,
@@ -227,6 +232,14 @@ impl<'a> Machine<'a> {
             cc: main_entry,
             row_cc: None,
             acct,
+            heap_by: options.heap_profile,
+            heap_interval: if options.heap_interval == 0 {
+                100_000
+            } else {
+                options.heap_interval
+            },
+            next_census: 0,
+            heap_profile: HeapProfile::default(),
             steps: 0,
             max_steps: options.max_steps,
             max_stack_bytes: options.max_stack.unwrap_or(default),
@@ -668,6 +681,9 @@ impl<'a> Machine<'a> {
         }
         self.fire(rule)?;
         self.steps += 1;
+        if self.heap_by.is_some() && self.steps >= self.next_census {
+            self.census();
+        }
         let charged = if rule.is_pop() {
             self.row_cc.unwrap_or(pre)
         } else {
@@ -1260,7 +1276,37 @@ impl<'a> Machine<'a> {
     /// Run to the end: evaluate `main`, then force and print its value.
     pub fn run(&mut self, out: &mut dyn Write, trace: &mut dyn Write) -> Result<(), RuntimeError> {
         self.started = Instant::now();
+        let r = self.run_inner(out, trace);
+        if self.heap_by.is_some() {
+            self.census();
+        }
+        r
+    }
+
+    /// Collect, then take a census of the live heap (heap profiles).
+    fn census(&mut self) {
+        let Some(by) = self.heap_by else { return };
+        // A collection with nothing requested cannot fail for lack of room.
+        let _ = self.heap.collect(0, &mut self.s);
+        let sample = heap_profile::census(&self.heap, self.code, &self.acct, by, self.steps);
+        self.heap_profile.samples.push(sample);
+        self.next_census = self.steps + self.heap_interval;
+    }
+
+    /// The heap profile, when one was asked for.
+    pub fn take_heap_profile(&mut self) -> Option<HeapProfile> {
+        self.heap_by.map(|_| std::mem::take(&mut self.heap_profile))
+    }
+
+    fn run_inner(
+        &mut self,
+        out: &mut dyn Write,
+        trace: &mut dyn Write,
+    ) -> Result<(), RuntimeError> {
         self.init_globals()?;
+        if self.heap_by.is_some() {
+            self.census();
+        }
         loop {
             if self.step(trace)?.is_some() {
                 continue;
