@@ -219,17 +219,3 @@ fn heap_profile_census() {
         run(HeapProfileBy::Kind).result.profile
     );
 }
-
-#[test]
-#[ignore]
-fn show_heap_profile() {
-    use stg_run::machine::heap_profile::HeapProfileBy;
-    let text = std::fs::read_to_string("programs/foldl_leak.stg").unwrap();
-    let o = RunOptions {
-        heap_profile: Some(HeapProfileBy::Descr),
-        heap_interval: 20000,
-        ..flat()
-    };
-    let r = run_text("foldl_leak.stg", &text, true, AutoCc::None, &o);
-    println!("{}", r.result.heap_profile.unwrap().to_hp("foldl_leak", ""));
-}
