@@ -65,13 +65,6 @@ fn stg_tree(r: &RunResult) -> Tree {
     tree
 }
 
-/// Nodes GHC has and stg-run lacks, for a reason outside the programs:
-/// GHC gives a *function* whose body is a constructor application a cost
-/// centre (queens: `add q = q : qs`), but src/stg/auto_cc.rs skips every
-/// binding whose body is a constructor application, functions included. When
-/// auto_cc skips only argument-less bindings the node appears and must then
-/// match (see `function_with_constructor_body_gets_a_cost_centre`).
-
 fn compare(name: &str, auto: AutoCc, suffix: &str) -> Result<(), String> {
     let stg = ["programs", "tests/ghc"]
         .iter()
