@@ -29,7 +29,7 @@ use stg_run::stg::source::SourceMap;
     after_help = "Exit status: 0 success; 1 static errors or unreadable files; 2 bad command line; \
                   3 runtime error or limit reached (the profile is still written).\n\
                   Examples:\n  stg-run programs/nfib.stg --profile && stg-prof report nfib.pgcl\n  \
-                  stg-run programs/map_scc.stg --engine=reference --trace"
+                  stg-run programs/paper_map_scc.stg --engine=reference --trace"
 )]
 struct Cli {
     /// The `.stg` source files of the program (one module each).
@@ -149,19 +149,23 @@ enum ColorArg {
 fn parse_size(text: &str) -> Result<u64, String> {
     let text = text.trim();
     let (digits, unit) = match text.char_indices().last() {
-        Some((i, c)) if c.is_ascii_alphabetic() => (&text[..i], c.to_ascii_uppercase()),
-        _ => (text, 'B'),
+        Some((i, c)) if c.is_ascii_alphabetic() => (&text[..i], Some(c)),
+        _ => (text, None),
     };
-    let shift = match unit {
-        'B' => 0,
-        'K' => 10,
-        'M' => 20,
-        'G' => 30,
-        other => return Err(format!("unknown size suffix `{other}`: use K, M or G")),
-    };
+    // The number first, so that `lots` is "not a size", not "suffix `s`".
     let n: u64 = digits
         .parse()
         .map_err(|_| format!("`{text}` is not a size: write bytes, or a number with K, M or G"))?;
+    let shift = match unit.map(|c| c.to_ascii_uppercase()) {
+        None | Some('B') => 0,
+        Some('K') => 10,
+        Some('M') => 20,
+        Some('G') => 30,
+        Some(_) => {
+            let typed = unit.unwrap_or_default();
+            return Err(format!("unknown size suffix `{typed}`: use K, M or G"));
+        }
+    };
     n.checked_mul(1 << shift)
         .ok_or_else(|| format!("`{text}` is too large"))
 }
@@ -171,7 +175,7 @@ fn main() -> ExitCode {
     match run(&cli) {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("stg-run: {message}");
+            say(&format!("stg-run: {message}\n"));
             ExitCode::from(1)
         }
     }
@@ -198,10 +202,10 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
         Err(diagnostics) => {
             report(&diagnostics, &sources, color);
             let errors = diagnostics.iter().filter(|d| d.is_error()).count();
-            eprintln!(
-                "stg-run: {errors} error{} found; the program was not run",
+            say(&format!(
+                "stg-run: {errors} error{} found; the program was not run\n",
                 if errors == 1 { "" } else { "s" }
-            );
+            ));
             return Ok(ExitCode::from(1));
         }
     };
@@ -222,7 +226,11 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
 
     if cli.print {
         let mut stdout = io::stdout().lock();
-        for module in program.modules.iter().filter(|m| m.name != "Prelude" || cli.no_prelude) {
+        for module in program
+            .modules
+            .iter()
+            .filter(|m| m.name != "Prelude" || cli.no_prelude)
+        {
             write!(stdout, "{}", printer::print_module(module))
                 .map_err(|e| format!("cannot write to standard output: {e}"))?;
         }
@@ -260,18 +268,19 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
 
     let mut status = ExitCode::SUCCESS;
     if let Some(error) = &result.error {
-        eprintln!("stg-run: runtime error: {error}");
+        // `RuntimeError`'s Display already starts with "runtime error:".
+        say(&format!("stg-run: {error}\n"));
         status = ExitCode::from(3);
     }
     if let Err(e) = flushed {
         // A closed pipe (`stg-run prog.stg | head`) is the reader's choice, not our failure.
         if e.kind() != io::ErrorKind::BrokenPipe {
-            eprintln!("stg-run: cannot write the output: {e}");
+            say(&format!("stg-run: cannot write the output: {e}\n"));
             status = ExitCode::from(1);
         }
     }
     if cli.stats {
-        eprint!("{}", result.stats);
+        say(&result.stats.to_string());
     }
     if cli.profile || cli.profile_file.is_some() {
         let path = match &cli.profile_file {
@@ -279,11 +288,21 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
             None => default_profile_path(cli.files.last().expect("clap requires a file")),
         };
         if let Err(e) = format::write_file_atomic(&path, &result.profile) {
-            eprintln!("stg-run: cannot write the profile to {}: {e}", path.display());
+            say(&format!(
+                "stg-run: cannot write the profile to {}: {e}\n",
+                path.display()
+            ));
             return Ok(ExitCode::from(1));
         }
     }
     Ok(status)
+}
+
+/// Writes to standard error, ignoring failure: a closed standard error
+/// (`stg-run ... 2>&1 | head -1`) must not panic (`eprint!` would) and so
+/// lose the profile, which is written after these messages.
+fn say(text: &str) {
+    let _ = io::stderr().lock().write_all(text.as_bytes());
 }
 
 /// `<stem>.pgcl` in the current directory.
@@ -297,6 +316,6 @@ fn default_profile_path(last_source: &Path) -> PathBuf {
 
 fn report(diagnostics: &[Diagnostic], sources: &SourceMap, color: bool) {
     if !diagnostics.is_empty() {
-        eprint!("{}", render_all(diagnostics, sources, color));
+        say(&render_all(diagnostics, sources, color));
     }
 }
