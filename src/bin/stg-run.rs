@@ -8,6 +8,7 @@ use clap::{Parser, ValueEnum};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use stg_run::machine::heap_profile::HeapProfileBy;
 use stg_run::machine::{self, CostCentreMode, Engine, RunOptions, TraceFormat};
 use stg_run::profile::format;
 use stg_run::stg::auto_cc::{self, AutoCc};
@@ -103,6 +104,16 @@ struct Cli {
     #[arg(long)]
     stats: bool,
 
+    /// Take a census of the live heap every --heap-interval steps and write `<stem>.hp`
+    /// (GHC's heap-profile format, for hp2ps), grouped by the cost centre (or stack) that
+    /// built each closure (`cc`), by closure kind (`kind`) or by description (`descr`).
+    #[arg(long, value_enum, value_name = "BY")]
+    heap_profile: Option<HeapByArg>,
+
+    /// Steps between heap censuses (with --heap-profile).
+    #[arg(long, value_name = "STEPS", default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+    heap_interval: u64,
+
     /// Colour diagnostics: `auto` colours when standard error is a terminal.
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
     color: ColorArg,
@@ -139,6 +150,13 @@ enum TraceArg {
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
+enum HeapByArg {
+    Cc,
+    Kind,
+    Descr,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
 enum ColorArg {
     Auto,
     Always,
@@ -170,13 +188,37 @@ fn parse_size(text: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("`{text}` is too large"))
 }
 
+/// Stack for the worker thread. Syntax trees are dropped, and some front-end
+/// walks run, recursively along `let`/`scc` chains (up to the parser's limit of
+/// 100,000); the machine itself never recurses per step. Only the pages used
+/// are ever touched, so a generous reservation costs nothing.
+const WORKER_STACK_BYTES: usize = 1 << 30;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(&cli) {
-        Ok(code) => code,
-        Err(message) => {
+    let worker = std::thread::Builder::new()
+        .name("stg-run".into())
+        .stack_size(WORKER_STACK_BYTES)
+        .spawn(move || run(&cli));
+    let outcome = match worker {
+        Ok(handle) => handle.join(),
+        Err(e) => {
+            say(&format!("stg-run: cannot start the worker thread: {e}\n"));
+            return ExitCode::from(1);
+        }
+    };
+    match outcome {
+        Ok(Ok(code)) => code,
+        Ok(Err(message)) => {
             say(&format!("stg-run: {message}\n"));
             ExitCode::from(1)
+        }
+        // A panic is a bug in stg-run; its message has already been printed.
+        Err(_) => {
+            say(
+                "stg-run: internal error (a bug: please report it with the input that caused it)\n",
+            );
+            ExitCode::from(101)
         }
     }
 }
@@ -255,6 +297,12 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
             TraceArg::Json => TraceFormat::Json,
         }),
         reproducible: cli.reproducible,
+        heap_profile: cli.heap_profile.map(|by| match by {
+            HeapByArg::Cc => HeapProfileBy::CostCentre,
+            HeapByArg::Kind => HeapProfileBy::Kind,
+            HeapByArg::Descr => HeapProfileBy::Descr,
+        }),
+        heap_interval: cli.heap_interval,
     };
 
     let stdout = io::stdout();
@@ -282,17 +330,34 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
     if cli.stats {
         say(&result.stats.to_string());
     }
+    let stem = program_stem(cli.files.last().expect("clap requires a file"));
     if cli.profile || cli.profile_file.is_some() {
         let path = match &cli.profile_file {
             Some(path) => path.clone(),
-            None => default_profile_path(cli.files.last().expect("clap requires a file")),
+            None => PathBuf::from(format!("{stem}.pgcl")),
         };
         if let Err(e) = format::write_file_atomic(&path, &result.profile) {
             say(&format!(
                 "stg-run: cannot write the profile to {}: {e}\n",
                 path.display()
             ));
-            return Ok(ExitCode::from(1));
+            status = ExitCode::from(1);
+        }
+    }
+    if let Some(heap) = &result.heap_profile {
+        let path = PathBuf::from(format!("{stem}.hp"));
+        // The date is fixed under --reproducible so that runs give identical files.
+        let date = if cli.reproducible {
+            "reproducible".to_string()
+        } else {
+            now_text()
+        };
+        if let Err(e) = std::fs::write(&path, heap.to_hp(&stem, &date)) {
+            say(&format!(
+                "stg-run: cannot write the heap profile to {}: {e}\n",
+                path.display()
+            ));
+            status = ExitCode::from(1);
         }
     }
     Ok(status)
@@ -305,13 +370,21 @@ fn say(text: &str) {
     let _ = io::stderr().lock().write_all(text.as_bytes());
 }
 
-/// `<stem>.pgcl` in the current directory.
-fn default_profile_path(last_source: &Path) -> PathBuf {
-    let stem = last_source
+/// The stem of the last source file: it names `<stem>.pgcl` and `<stem>.hp`.
+fn program_stem(last_source: &Path) -> String {
+    last_source
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "stg".to_string());
-    PathBuf::from(format!("{stem}.pgcl"))
+        .unwrap_or_else(|| "stg".to_string())
+}
+
+/// Seconds since the Unix epoch, for the `.hp` header's DATE.
+fn now_text() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    format!("{secs} seconds since 1970-01-01 UTC")
 }
 
 fn report(diagnostics: &[Diagnostic], sources: &SourceMap, color: bool) {

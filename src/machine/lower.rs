@@ -222,6 +222,12 @@ impl Lowerer {
                 }
             }
         }
+        if free.len() + lam.args.len() >= 1 << 24 {
+            return err(
+                "a lambda form with more than 16 million free variables and arguments",
+                lam.span,
+            );
+        }
         if lam.flag == Flag::NonUpdatable {
             return err("`\\n` flag left by the checker", lam.span);
         }
@@ -245,6 +251,7 @@ impl Lowerer {
             body: 0,
             span: lam.span,
             module,
+            top_level: outer.is_none(),
         });
         let body = self.expr(&mut ctx, &lam.body, name, depth + 1)?;
         let lc = &mut self.code.lambdas[id as usize];

@@ -10,6 +10,12 @@
 //! success; on failure the `Err` holds every error and warning, in the order
 //! found (use [`crate::stg::diagnostic::render_all`] to print them in source
 //! order).
+//!
+//! The module named `Prelude` is the Prelude wherever it comes from: with the
+//! bundled Prelude loaded, a user file `Prelude.stg` is an error (two modules
+//! named `Prelude`); without it (`--no-prelude`), a user file `Prelude.stg`
+//! takes the bundled one's place (its names may be hidden by user bindings,
+//! `main` is not looked for in it, and `--auto-cc` leaves it alone).
 
 use std::collections::HashMap;
 use std::path::Path;
