@@ -30,7 +30,7 @@ use stg_run::stg::source::SourceMap;
     after_help = "Exit status: 0 success; 1 static errors or unreadable files; 2 bad command line; \
                   3 runtime error or limit reached (the profile is still written).\n\
                   Examples:\n  stg-run programs/nfib.stg --profile && stg-prof report nfib.pgcl\n  \
-                  stg-run programs/map_scc.stg --engine=reference --trace"
+                  stg-run programs/paper_map_scc.stg --engine=reference --trace"
 )]
 struct Cli {
     /// The `.stg` source files of the program (one module each).
@@ -167,19 +167,23 @@ enum ColorArg {
 fn parse_size(text: &str) -> Result<u64, String> {
     let text = text.trim();
     let (digits, unit) = match text.char_indices().last() {
-        Some((i, c)) if c.is_ascii_alphabetic() => (&text[..i], c.to_ascii_uppercase()),
-        _ => (text, 'B'),
+        Some((i, c)) if c.is_ascii_alphabetic() => (&text[..i], Some(c)),
+        _ => (text, None),
     };
-    let shift = match unit {
-        'B' => 0,
-        'K' => 10,
-        'M' => 20,
-        'G' => 30,
-        other => return Err(format!("unknown size suffix `{other}`: use K, M or G")),
-    };
+    // The number first, so that `lots` is "not a size", not "suffix `s`".
     let n: u64 = digits
         .parse()
         .map_err(|_| format!("`{text}` is not a size: write bytes, or a number with K, M or G"))?;
+    let shift = match unit.map(|c| c.to_ascii_uppercase()) {
+        None | Some('B') => 0,
+        Some('K') => 10,
+        Some('M') => 20,
+        Some('G') => 30,
+        Some(_) => {
+            let typed = unit.unwrap_or_default();
+            return Err(format!("unknown size suffix `{typed}`: use K, M or G"));
+        }
+    };
     n.checked_mul(1 << shift)
         .ok_or_else(|| format!("`{text}` is too large"))
 }
@@ -199,20 +203,20 @@ fn main() -> ExitCode {
     let outcome = match worker {
         Ok(handle) => handle.join(),
         Err(e) => {
-            eprintln!("stg-run: cannot start the worker thread: {e}");
+            say(&format!("stg-run: cannot start the worker thread: {e}\n"));
             return ExitCode::from(1);
         }
     };
     match outcome {
         Ok(Ok(code)) => code,
         Ok(Err(message)) => {
-            eprintln!("stg-run: {message}");
+            say(&format!("stg-run: {message}\n"));
             ExitCode::from(1)
         }
         // A panic is a bug in stg-run; its message has already been printed.
         Err(_) => {
-            eprintln!(
-                "stg-run: internal error (a bug: please report it with the input that caused it)"
+            say(
+                "stg-run: internal error (a bug: please report it with the input that caused it)\n",
             );
             ExitCode::from(101)
         }
@@ -240,10 +244,10 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
         Err(diagnostics) => {
             report(&diagnostics, &sources, color);
             let errors = diagnostics.iter().filter(|d| d.is_error()).count();
-            eprintln!(
-                "stg-run: {errors} error{} found; the program was not run",
+            say(&format!(
+                "stg-run: {errors} error{} found; the program was not run\n",
                 if errors == 1 { "" } else { "s" }
-            );
+            ));
             return Ok(ExitCode::from(1));
         }
     };
@@ -312,18 +316,19 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
 
     let mut status = ExitCode::SUCCESS;
     if let Some(error) = &result.error {
-        eprintln!("stg-run: runtime error: {error}");
+        // `RuntimeError`'s Display already starts with "runtime error:".
+        say(&format!("stg-run: {error}\n"));
         status = ExitCode::from(3);
     }
     if let Err(e) = flushed {
         // A closed pipe (`stg-run prog.stg | head`) is the reader's choice, not our failure.
         if e.kind() != io::ErrorKind::BrokenPipe {
-            eprintln!("stg-run: cannot write the output: {e}");
+            say(&format!("stg-run: cannot write the output: {e}\n"));
             status = ExitCode::from(1);
         }
     }
     if cli.stats {
-        eprint!("{}", result.stats);
+        say(&result.stats.to_string());
     }
     let stem = program_stem(cli.files.last().expect("clap requires a file"));
     if cli.profile || cli.profile_file.is_some() {
@@ -332,10 +337,10 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
             None => PathBuf::from(format!("{stem}.pgcl")),
         };
         if let Err(e) = format::write_file_atomic(&path, &result.profile) {
-            eprintln!(
-                "stg-run: cannot write the profile to {}: {e}",
+            say(&format!(
+                "stg-run: cannot write the profile to {}: {e}\n",
                 path.display()
-            );
+            ));
             status = ExitCode::from(1);
         }
     }
@@ -348,14 +353,21 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
             now_text()
         };
         if let Err(e) = std::fs::write(&path, heap.to_hp(&stem, &date)) {
-            eprintln!(
-                "stg-run: cannot write the heap profile to {}: {e}",
+            say(&format!(
+                "stg-run: cannot write the heap profile to {}: {e}\n",
                 path.display()
-            );
+            ));
             status = ExitCode::from(1);
         }
     }
     Ok(status)
+}
+
+/// Writes to standard error, ignoring failure: a closed standard error
+/// (`stg-run ... 2>&1 | head -1`) must not panic (`eprint!` would) and so
+/// lose the profile, which is written after these messages.
+fn say(text: &str) {
+    let _ = io::stderr().lock().write_all(text.as_bytes());
 }
 
 /// The stem of the last source file: it names `<stem>.pgcl` and `<stem>.hp`.
@@ -377,6 +389,6 @@ fn now_text() -> String {
 
 fn report(diagnostics: &[Diagnostic], sources: &SourceMap, color: bool) {
     if !diagnostics.is_empty() {
-        eprint!("{}", render_all(diagnostics, sources, color));
+        say(&render_all(diagnostics, sources, color));
     }
 }
