@@ -352,7 +352,7 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
         } else {
             now_text()
         };
-        if let Err(e) = std::fs::write(&path, heap.to_hp(&stem, &date)) {
+        if let Err(e) = format::write_bytes_atomic(&path, heap.to_hp(&stem, &date).as_bytes()) {
             say(&format!(
                 "stg-run: cannot write the heap profile to {}: {e}\n",
                 path.display()

@@ -90,9 +90,17 @@ pub fn load_with(
             diags.push(
                 Diagnostic::error(
                     Span::new(file, 0, 0),
-                    format!(
-                        "module `{name}` is loaded twice: from `{first_name}` and from `{path}`"
-                    ),
+                    if name == PRELUDE_MODULE && first_name == *path {
+                        // The bundled Prelude's file name is the repository's path,
+                        // so naming both files would name the same path twice.
+                        format!(
+                            "module `{name}` is loaded twice: `{path}` is also the bundled Prelude"
+                        )
+                    } else {
+                        format!(
+                            "module `{name}` is loaded twice: from `{first_name}` and from `{path}`"
+                        )
+                    },
                 )
                 .with_label(format!("`{path}` is module `{name}`"))
                 .with_related(
