@@ -32,6 +32,7 @@ fn step_limit() {
     assert_eq!(e.kind, ErrorKind::StepLimit { limit: 1000 });
     assert_eq!(e.step, 1000);
     assert!(e.to_string().contains("--max-steps"), "{e}");
+    insta::assert_snapshot!("step_limit_message", e.to_string());
     let total: u64 = r
         .result
         .profile
@@ -66,6 +67,7 @@ fn heap_limit() {
         "{e}"
     );
     assert!(e.to_string().contains("--max-heap"), "{e}");
+    insta::assert_snapshot!("heap_limit_message", e.to_string());
     assert!(r.result.stats.collections > 0);
 }
 
@@ -85,6 +87,7 @@ fn stack_limit() {
     assert_eq!(e.kind, ErrorKind::StackLimit { limit_bytes: 65536 });
     let text = e.to_string();
     assert!(text.contains("--max-stack"), "{text}");
+    insta::assert_snapshot!("stack_limit_message", text);
     // Stacks mode names the whole stack.
     assert!(
         text.contains("cost centre: MAIN > t.CAF > t.fold"),

@@ -310,8 +310,19 @@ impl fmt::Display for RuntimeError {
         if let Some(loc) = &self.location {
             write!(f, "\n  at {loc}")?;
         }
+        let limit = matches!(
+            self.kind,
+            ErrorKind::StepLimit { .. }
+                | ErrorKind::HeapLimit { .. }
+                | ErrorKind::StackLimit { .. }
+        );
         if self.rule != "-" {
-            write!(f, "\n  rule {} could not fire", self.rule)?;
+            if limit {
+                // The rule could fire; the limit stopped the machine first.
+                write!(f, "\n  stopped before rule {} fired", self.rule)?;
+            } else {
+                write!(f, "\n  rule {} could not fire", self.rule)?;
+            }
         }
         write!(f, "\n  cost centre: {}", self.cost_centre)?;
         write!(f, "\n  after {} steps", self.step)
