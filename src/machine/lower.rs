@@ -287,38 +287,28 @@ impl Lowerer {
                 body,
             } => {
                 let mark = ctx.scope.len();
-                let mut binds = Vec::new();
+                // letrec: the bindings see their own names; let: only the body does.
+                let bind_all = |ctx: &mut Ctx| -> Vec<u32> {
+                    bindings
+                        .iter()
+                        .map(|b| Self::bind(ctx, &b.name.name))
+                        .collect()
+                };
+                let mut binds = if *rec { bind_all(ctx) } else { Vec::new() };
                 let mut lams = Vec::new();
-                if *rec {
-                    for b in bindings {
-                        binds.push(Self::bind(ctx, &b.name.name));
-                    }
-                    for b in bindings {
-                        let n = format!("{outer_name}.{}", b.name.name);
-                        lams.push(self.lambda(
-                            &b.lambda,
-                            &n,
-                            ctx.module,
-                            ctx.is_prelude,
-                            Some(ctx),
-                            depth + 1,
-                        )?);
-                    }
-                } else {
-                    for b in bindings {
-                        let n = format!("{outer_name}.{}", b.name.name);
-                        lams.push(self.lambda(
-                            &b.lambda,
-                            &n,
-                            ctx.module,
-                            ctx.is_prelude,
-                            Some(ctx),
-                            depth + 1,
-                        )?);
-                    }
-                    for b in bindings {
-                        binds.push(Self::bind(ctx, &b.name.name));
-                    }
+                for b in bindings {
+                    let n = format!("{outer_name}.{}", b.name.name);
+                    lams.push(self.lambda(
+                        &b.lambda,
+                        &n,
+                        ctx.module,
+                        ctx.is_prelude,
+                        Some(ctx),
+                        depth + 1,
+                    )?);
+                }
+                if !*rec {
+                    binds = bind_all(ctx);
                 }
                 let body = self.expr(ctx, body, outer_name, depth + 1)?;
                 ctx.scope.truncate(mark);
