@@ -4,12 +4,15 @@
 # For every tests/ghc/X.hs: compile it twice in a temporary directory,
 #   ghc -prof -fprof-auto     -rtsopts X.hs   ->  X.prof,     X.tree
 #   ghc -prof -fprof-auto-top -rtsopts X.hs   ->  X.top.prof, X.top.tree
-# run each with +RTS -p, check that it printed exactly the expected output
+# run each with +RTS -pa, check that it printed exactly the expected output
 # (programs/X.stdout, or tests/ghc/X.stdout for the twins of files kept
 # here), and copy the profile back. X.tree is the cost-centre tree of the
 # profile: one line per node, "<indent><cost centre> <module> <entries>",
-# the indent being GHC's (one space per level), without the CAF nodes of
-# GHC's own modules (GHC.*), which have no counterpart in stg-run.
+# the indent being GHC's (one space per level), without the top-level nodes
+# of GHC's own modules and RTS (CAF GHC.*, CAF Data.*, SYSTEM, GC, ...),
+# which have no counterpart in stg-run. -pa (not -p): the default report
+# leaves out every node with no entries, ticks or allocation, and whether a
+# node has a tick depends on timing; -pa prints them all.
 # Programs without a twin may have an output check in output-checks/X.hs,
 # whose output (without profiling) must equal programs/X.stdout.
 #
@@ -34,10 +37,15 @@ tree() {
   # $1: a .prof file. Print the tree section as "<indent>name module entries".
   awk '
     /^COST CENTRE +MODULE +SRC +no\./ { intree = 1; next }
-    intree && NF >= 8 {
+    intree && NF >= 10 {
       match($0, /^ */); indent = substr($0, 1, RLENGTH)
-      if ($2 ~ /^GHC\./) next
-      print indent $1 " " $2 " " $(NF-4)
+      depth = RLENGTH
+      if (skip && depth > skipdepth) next
+      skip = 0
+      # Top-level nodes of the RTS and of library modules (CAF GHC.IO...,
+      # SYSTEM, GC, ...) and everything below them.
+      if (depth == 1 && $2 != "Main") { skip = 1; skipdepth = depth; next }
+      print indent $1 " " $2 " " $(NF-6)
     }' "$1"
 }
 
@@ -78,7 +86,7 @@ for name in $names; do
     (cd "$dir" && ghc -prof $flag -rtsopts -o "$name" "$name.hs" >ghc.log 2>&1) || {
       echo "regenerate.sh: ghc failed on $name.hs:" >&2; cat "$dir/ghc.log" >&2; status=1; continue; }
     # A twin of a program that fails at run time exits non-zero on purpose.
-    (cd "$dir" && ./"$name" +RTS -p -RTS >stdout 2>stderr) || true
+    (cd "$dir" && ./"$name" +RTS -pa -RTS >stdout 2>stderr) || true
     if ! cmp -s "$dir/stdout" "$expected"; then
       echo "regenerate.sh: $name printed something else than $expected:" >&2
       diff "$dir/stdout" "$expected" >&2 || true
