@@ -189,3 +189,42 @@ fn function_with_constructor_body_gets_a_cost_centre() {
         tree_text(&r.result)
     );
 }
+
+/// A function built by a CAF of one module, applied under `scc "m"` in
+/// another (tests/ghc/caf_function, `--auto-cc=none`; tests/ghc/README.md,
+/// "Where the spec and GHC disagree"). SEMANTICS.md appends the function's
+/// stack `MAIN > CAF(A)` minus the shared `MAIN`: its costs go to
+/// `m > CAF(A)`. GHC's `enterFunCCS` leaves the current stack alone when the
+/// function's stack is a CAF's (`Main.tree`: `m` has no child).
+#[test]
+fn caf_built_function_across_modules_is_a_known_disagreement() {
+    use stg_run::machine;
+    use stg_run::stg::load::load;
+    use stg_run::stg::source::SourceMap;
+    let dir = "tests/ghc/caf_function";
+    let files: Vec<(String, String)> = ["A.stg", "B.stg"]
+        .iter()
+        .map(|f| {
+            let path = format!("{dir}/{f}");
+            let text = std::fs::read_to_string(&path).unwrap();
+            (path, text)
+        })
+        .collect();
+    let mut sources = SourceMap::new();
+    let loaded = load(&mut sources, &files, true).expect("caf_function loads");
+    let mut out = Vec::new();
+    let mut trace = Vec::new();
+    let r = machine::run(&loaded.program, &sources, &stacks(), &mut out, &mut trace);
+    assert_eq!(String::from_utf8(out).unwrap(), "42\n");
+    let ours = stg_tree(&r);
+    let ghc = ghc_tree(&std::fs::read_to_string(format!("{dir}/Main.tree")).unwrap());
+    assert_eq!(ghc.get("MAIN > CAF > m"), Some(&1));
+    assert_eq!(ours.get("MAIN > CAF > m"), Some(&1));
+    assert!(!ghc.keys().any(|k| k.starts_with("MAIN > CAF > m > ")));
+    assert_eq!(
+        ours.get("MAIN > CAF > m > CAF"),
+        Some(&0),
+        "{}",
+        tree_text(&r)
+    );
+}
