@@ -195,7 +195,8 @@ fn function_with_constructor_body_gets_a_cost_centre() {
 /// "Where the spec and GHC disagree"). SEMANTICS.md appends the function's
 /// stack `MAIN > CAF(A)` minus the shared `MAIN`: its costs go to
 /// `m > CAF(A)`. GHC's `enterFunCCS` leaves the current stack alone when the
-/// function's stack is a CAF's (`Main.tree`: `m` has no child).
+/// function's stack is one cost centre on MAIN (`ccsfn->prevStack ==
+/// CCS_MAIN`, "just CAF"): `Main.tree`'s `m` has no child.
 #[test]
 fn caf_built_function_across_modules_is_a_known_disagreement() {
     use stg_run::machine;
