@@ -222,7 +222,11 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
 
     if cli.print {
         let mut stdout = io::stdout().lock();
-        for module in program.modules.iter().filter(|m| m.name != "Prelude" || cli.no_prelude) {
+        for module in program
+            .modules
+            .iter()
+            .filter(|m| m.name != "Prelude" || cli.no_prelude)
+        {
             write!(stdout, "{}", printer::print_module(module))
                 .map_err(|e| format!("cannot write to standard output: {e}"))?;
         }
@@ -247,6 +251,7 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
             TraceArg::Json => TraceFormat::Json,
         }),
         reproducible: cli.reproducible,
+        no_profile: !(cli.profile || cli.profile_file.is_some()),
     };
 
     let stdout = io::stdout();
@@ -279,7 +284,10 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
             None => default_profile_path(cli.files.last().expect("clap requires a file")),
         };
         if let Err(e) = format::write_file_atomic(&path, &result.profile) {
-            eprintln!("stg-run: cannot write the profile to {}: {e}", path.display());
+            eprintln!(
+                "stg-run: cannot write the profile to {}: {e}",
+                path.display()
+            );
             return Ok(ExitCode::from(1));
         }
     }

@@ -18,12 +18,14 @@ use crate::stg::source::SourceMap;
 use crate::stg::syntax::Program;
 
 pub mod code;
+pub mod fast;
 pub mod lower;
 pub mod reference;
 
-/// Which engine runs the program. `Fast` currently falls back to the
-/// reference engine (the threaded interpreter does not exist yet); both give
-/// the same output, errors and profile by construction.
+/// Which engine runs the program: the threaded interpreter [`fast`] (the
+/// default; with a trace requested, the reference engine runs instead, as
+/// only it traces) or the rule-at-a-time [`reference`] engine. Both give the
+/// same output, errors and `--reproducible` profile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Engine {
     Reference,
@@ -61,6 +63,11 @@ pub struct RunOptions {
     pub trace: Option<TraceFormat>,
     /// Zero every clock-dependent profile header field.
     pub reproducible: bool,
+    /// No profile is wanted: the fast engine skips its counters (the
+    /// profile it returns is then empty). Off by default, so a default
+    /// `RunOptions` profiles; the CLI sets it unless --profile or
+    /// --profile-file is given. The reference engine ignores it.
+    pub no_profile: bool,
 }
 
 /// Statistics of a run, printed like GHC's `+RTS -s` by `Display`.
@@ -336,7 +343,17 @@ pub fn run(
             };
         }
     };
-    // Engine::Fast falls back to the reference engine for now.
+    if options.engine == Engine::Fast && options.trace.is_none() {
+        let mut m = fast::Machine::new(&code, sources, options);
+        let error = m.run(out).err();
+        let _ = out.flush();
+        let _ = trace.flush();
+        return RunResult {
+            error,
+            profile: m.profile(options.reproducible),
+            stats: m.stats(),
+        };
+    }
     let mut m = reference::Machine::new(&code, sources, options);
     let error = m.run(out, trace).err();
     let _ = out.flush();

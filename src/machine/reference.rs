@@ -1457,66 +1457,18 @@ impl<'a> Machine<'a> {
         }
     }
 
-    fn counters_of(&self, e: u32) -> Counters {
-        self.counters.get(e as usize).copied().unwrap_or_default()
-    }
-
-    /// The profile of the run so far (flat: root `MAIN` with every other
-    /// cost centre that received anything as a child; stacks: the tree of
-    /// stacks under `MAIN`, children in cost-centre-id order).
+    /// The profile of the run so far (see [`build_profile`]).
     pub fn profile(&self, reproducible: bool) -> Profile {
-        let mut p = empty_profile(&self.code.cost_centres);
-        let secs = self.started.elapsed().as_secs_f64();
-        p.frequency = if reproducible || secs <= 0.0 {
-            0
-        } else {
-            (self.steps as f64 / secs) as u64
-        };
-        match self.mode {
-            CostCentreMode::Flat => {
-                p.entries[0].counters = self.counters_of(MAIN_CC);
-                for cc in 2..=self.code.cost_centres.len() as u32 {
-                    let c = self.counters_of(cc);
-                    if c != Counters::default() {
-                        let i = p.entries.len() as u32;
-                        p.entries[0].children.push(i);
-                        p.entries.push(Entry {
-                            cost_centre: cc,
-                            counters: c,
-                            children: vec![],
-                        });
-                    }
-                }
-            }
-            CostCentreMode::Stacks => {
-                let children = self.stacks.children();
-                // Pre-order numbering with an explicit stack.
-                let mut order = Vec::new();
-                let mut work = vec![self.main_entry];
-                while let Some(s) = work.pop() {
-                    order.push(s);
-                    for &c in children[s as usize].iter().rev() {
-                        work.push(c);
-                    }
-                }
-                let mut index = vec![u32::MAX; self.stacks.len()];
-                for (i, &s) in order.iter().enumerate() {
-                    index[s as usize] = i as u32;
-                }
-                p.entries = order
-                    .iter()
-                    .map(|&s| Entry {
-                        cost_centre: self.stacks.node(s).cc,
-                        counters: self.counters_of(s),
-                        children: children[s as usize]
-                            .iter()
-                            .map(|&c| index[c as usize])
-                            .collect(),
-                    })
-                    .collect();
-            }
-        }
-        p
+        build_profile(
+            self.code,
+            self.mode,
+            &self.stacks,
+            &self.counters,
+            self.main_entry,
+            self.steps,
+            self.started.elapsed().as_secs_f64(),
+            reproducible,
+        )
     }
 
     // ----- trace ---------------------------------------------------------
@@ -1696,7 +1648,8 @@ impl<'a> Machine<'a> {
     }
 }
 
-fn int_text(k: i64, prec: u8) -> String {
+/// An `Int#` as the result printer shows it at precedence `prec`.
+pub(crate) fn int_text(k: i64, prec: u8) -> String {
     if k < 0 && prec > 10 {
         format!("({k})")
     } else {
@@ -1718,4 +1671,73 @@ fn json_str(s: &str) -> String {
     }
     out.push('"');
     out
+}
+
+/// The profile of a run (shared by both engines): flat mode gives root
+/// `MAIN` with every other cost centre that received anything as a child;
+/// stacks mode the tree of stacks under `MAIN`, children in cost-centre-id
+/// order. `counters` is indexed by entry (cost centre or stack id).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn build_profile(
+    code: &Code,
+    mode: CostCentreMode,
+    stacks: &StackTree,
+    counters: &[Counters],
+    main_entry: u32,
+    steps: u64,
+    secs: f64,
+    reproducible: bool,
+) -> Profile {
+    let counters_of = |e: u32| counters.get(e as usize).copied().unwrap_or_default();
+    let mut p = empty_profile(&code.cost_centres);
+    p.frequency = if reproducible || secs <= 0.0 {
+        0
+    } else {
+        (steps as f64 / secs) as u64
+    };
+    match mode {
+        CostCentreMode::Flat => {
+            p.entries[0].counters = counters_of(MAIN_CC);
+            for cc in 2..=code.cost_centres.len() as u32 {
+                let c = counters_of(cc);
+                if c != Counters::default() {
+                    let i = p.entries.len() as u32;
+                    p.entries[0].children.push(i);
+                    p.entries.push(Entry {
+                        cost_centre: cc,
+                        counters: c,
+                        children: vec![],
+                    });
+                }
+            }
+        }
+        CostCentreMode::Stacks => {
+            let children = stacks.children();
+            // Pre-order numbering with an explicit stack.
+            let mut order = Vec::new();
+            let mut work = vec![main_entry];
+            while let Some(s) = work.pop() {
+                order.push(s);
+                for &c in children[s as usize].iter().rev() {
+                    work.push(c);
+                }
+            }
+            let mut index = vec![u32::MAX; stacks.len()];
+            for (i, &s) in order.iter().enumerate() {
+                index[s as usize] = i as u32;
+            }
+            p.entries = order
+                .iter()
+                .map(|&s| Entry {
+                    cost_centre: stacks.node(s).cc,
+                    counters: counters_of(s),
+                    children: children[s as usize]
+                        .iter()
+                        .map(|&c| index[c as usize])
+                        .collect(),
+                })
+                .collect();
+        }
+    }
+    p
 }
