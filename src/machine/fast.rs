@@ -29,6 +29,8 @@
 //!   pops (16/16′/17a/17a′, "hidden execution") `tick_cc` stays on the entry
 //!   current before the row, which is also the evaluating cost centre the
 //!   row's updates get; the first non-pop rule after the row moves it.
+//!   Tail calls and allocated words of the hot rules accrue the same way
+//!   (`pend_calls`, `pend_words`), so the common rules touch no counter.
 //! - **Profiling off** (`RunOptions::no_profile`): the counters are not
 //!   touched; the cost-centre register is still kept (errors name it).
 //!
@@ -221,6 +223,11 @@ pub struct Machine<'a> {
     /// The entry accruing ticks since `tick_mark` (see the module doc).
     tick_cc: u32,
     tick_mark: u64,
+    /// Tail calls and words accrued by `tick_cc` since `tick_mark`: rules
+    /// 1, 3, 6–8, 11–13 run with `tick_cc == cc` (a return first ends any
+    /// row of pops), and 16/17a charge the row's entry, which is `tick_cc`.
+    pend_calls: u64,
+    pend_words: u64,
     main_entry: u32,
     steps: u64,
     limit: u64,
@@ -279,6 +286,8 @@ impl<'a> Machine<'a> {
             prof: !options.no_profile,
             tick_cc: main_entry,
             tick_mark: 0,
+            pend_calls: 0,
+            pend_words: 0,
             main_entry,
             steps: 0,
             limit: options.max_steps.unwrap_or(u64::MAX),
@@ -309,14 +318,25 @@ impl<'a> Machine<'a> {
     #[inline]
     fn switch(&mut self, e: u32) {
         if self.tick_cc != e {
-            if self.prof {
-                let n = self.steps - self.tick_mark;
-                let t = self.tick_cc;
-                self.ctr(t).ticks += n;
-            }
-            self.tick_mark = self.steps;
+            self.flush();
             self.tick_cc = e;
         }
+    }
+
+    /// Charge what `tick_cc` has accrued: ticks since `tick_mark`, pending
+    /// tail calls and words.
+    fn flush(&mut self) {
+        if self.prof {
+            let n = self.steps - self.tick_mark;
+            let (calls, words) = (self.pend_calls, self.pend_words);
+            let c = self.ctr(self.tick_cc);
+            c.ticks += n;
+            c.tail_calls += calls;
+            c.words += words;
+        }
+        self.tick_mark = self.steps;
+        self.pend_calls = 0;
+        self.pend_words = 0;
     }
 
     fn cc_name(&self, e: u32) -> String {
@@ -598,10 +618,7 @@ impl<'a> Machine<'a> {
                                         self.s.args.push(v);
                                     }
                                     self.s.ctl = Ctl::Enter(f);
-                                    if self.prof {
-                                        let cc = self.cc;
-                                        self.ctr(cc).tail_calls += 1;
-                                    }
+                                    self.pend_calls += 1;
                                     self.check_stack("1")?;
                                     self.steps += 1;
                                 }
@@ -675,9 +692,7 @@ impl<'a> Machine<'a> {
                                     self.heap.set_payload(a, i, val);
                                 }
                             }
-                            if self.prof {
-                                self.ctr(cc).words += words as u64;
-                            }
+                            self.pend_words += words as u64;
                             self.s.ctl = Ctl::Eval(*body);
                             self.steps += 1;
                         }
@@ -1009,9 +1024,7 @@ impl<'a> Machine<'a> {
                                 );
                                 self.s.fields = fields;
                                 let a = r?;
-                                if self.prof {
-                                    self.ctr(cc).words += closure_words(n) as u64;
-                                }
+                                self.pend_words += closure_words(n) as u64;
                                 self.return_to(cont);
                                 self.set_slot(*slot, Value::Ptr(a));
                                 self.s.ctl = Ctl::Eval(*body);
@@ -1075,9 +1088,7 @@ impl<'a> Machine<'a> {
                                 );
                                 self.s.fields = fields;
                                 let v = r?;
-                                if self.prof {
-                                    self.ctr(ev).words += closure_words(n) as u64;
-                                }
+                                self.pend_words += closure_words(n) as u64;
                                 let f = self.pop_frame();
                                 if let Some(a) = f.update {
                                     self.heap.update_with_ind(a, v);
@@ -1220,10 +1231,7 @@ impl<'a> Machine<'a> {
     fn return_to(&mut self, cont: Cont) {
         self.rs.pop();
         self.rs_words = self.rs_words.saturating_sub(cont.env_len + 3);
-        if self.prof {
-            let cc = self.cc;
-            self.ctr(cc).tail_calls += 1;
-        }
+        self.pend_calls += 1;
         self.cc = cont.cc;
         self.span = self.code.exprs[cont.case as usize].span;
         self.env_base = cont.env_base;
@@ -1324,13 +1332,8 @@ impl<'a> Machine<'a> {
     pub fn run(&mut self, out: &mut dyn Write) -> Result<(), RuntimeError> {
         self.started = Instant::now();
         let r = self.run_inner(out);
-        // Charge the ticks not yet charged.
-        if self.prof {
-            let n = self.steps - self.tick_mark;
-            let t = self.tick_cc;
-            self.ctr(t).ticks += n;
-        }
-        self.tick_mark = self.steps;
+        // Charge what is not yet charged.
+        self.flush();
         r
     }
 
