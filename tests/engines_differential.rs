@@ -132,3 +132,47 @@ fn bench_programs_release_only() {
         }
     }
 }
+
+/// `--clock=cycles` changes the ticks and the header, nothing else: the
+/// same tree, calls and words as the steps clock; `--reproducible` zeroes
+/// the header's frequency and overhead.
+#[test]
+fn cycles_clock_changes_only_ticks() {
+    use stg_run::machine::{self, Clock, Engine};
+    use stg_run::profile::Profile;
+    let zero_ticks = |mut p: Profile| {
+        for e in &mut p.entries {
+            e.counters.ticks = 0;
+        }
+        p
+    };
+    for (path, text) in all_programs().into_iter().take(6) {
+        let l = load_text(&path, &text, true, AutoCc::All).unwrap();
+        for stacks in [false, true] {
+            let run = |clock: Clock, reproducible: bool| {
+                let o = RunOptions {
+                    engine: Engine::Fast,
+                    clock,
+                    reproducible,
+                    ..mode_options(stacks, false)
+                };
+                let mut out = Vec::new();
+                let r = machine::run(&l.program, &l.sources, &o, &mut out, &mut Vec::new());
+                (out, r.profile)
+            };
+            let (o1, steps) = run(Clock::Steps, true);
+            let (o2, cycles) = run(Clock::Cycles, false);
+            assert_eq!(o1, o2, "{path}");
+            assert!(cycles.frequency > 0, "{path}: no counter frequency");
+            assert!(cycles.overhead > 0, "{path}: no overhead estimate");
+            let total: u64 = cycles.entries.iter().map(|e| e.counters.ticks).sum();
+            assert!(total > 0, "{path}: no cycles charged");
+            let mut c = zero_ticks(cycles);
+            c.frequency = 0;
+            c.overhead = 0;
+            assert_eq!(zero_ticks(steps), c, "{path}");
+            let (_, rep) = run(Clock::Cycles, true);
+            assert_eq!((rep.frequency, rep.overhead), (0, 0), "{path}");
+        }
+    }
+}

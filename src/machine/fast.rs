@@ -51,7 +51,7 @@ use std::time::Instant;
 use crate::gc::{Addr, Heap, Info, Roots, Tag, Value, closure_words, default_limit_bytes};
 use crate::machine::code::*;
 use crate::machine::reference::{build_profile, int_text};
-use crate::machine::{CostCentreMode, ErrorKind, RunOptions, RuntimeError, Stats};
+use crate::machine::{Clock, CostCentreMode, ErrorKind, RunOptions, RuntimeError, Stats};
 use crate::profile::cost_centre::MAIN_CC;
 use crate::profile::stacks::{EMPTY, StackTree};
 use crate::profile::{Counters, Profile};
@@ -228,6 +228,13 @@ pub struct Machine<'a> {
     /// row of pops), and 16/17a charge the row's entry, which is `tick_cc`.
     pend_calls: u64,
     pend_words: u64,
+    /// `--clock=cycles`: ticks are counter cycles since `last_tsc`, minus
+    /// the collector's time since `last_gc`.
+    cycles: bool,
+    last_tsc: u64,
+    last_gc: std::time::Duration,
+    tsc_hz: u64,
+    tsc_overhead: u64,
     main_entry: u32,
     steps: u64,
     limit: u64,
@@ -288,6 +295,11 @@ impl<'a> Machine<'a> {
             tick_mark: 0,
             pend_calls: 0,
             pend_words: 0,
+            cycles: options.clock == Clock::Cycles && !options.no_profile,
+            last_tsc: 0,
+            last_gc: std::time::Duration::ZERO,
+            tsc_hz: 0,
+            tsc_overhead: 0,
             main_entry,
             steps: 0,
             limit: options.max_steps.unwrap_or(u64::MAX),
@@ -327,7 +339,11 @@ impl<'a> Machine<'a> {
     /// tail calls and words.
     fn flush(&mut self) {
         if self.prof {
-            let n = self.steps - self.tick_mark;
+            let n = if self.cycles {
+                self.cycles_since_last()
+            } else {
+                self.steps - self.tick_mark
+            };
             let (calls, words) = (self.pend_calls, self.pend_words);
             let c = self.ctr(self.tick_cc);
             c.ticks += n;
@@ -337,6 +353,46 @@ impl<'a> Machine<'a> {
         self.tick_mark = self.steps;
         self.pend_calls = 0;
         self.pend_words = 0;
+    }
+
+    /// Counter cycles since the last reading, less the collections since.
+    fn cycles_since_last(&mut self) -> u64 {
+        let now = read_tsc();
+        let mut n = now.wrapping_sub(self.last_tsc);
+        self.last_tsc = now;
+        let gc = self.heap.stats.gc_time;
+        if gc > self.last_gc {
+            let gc_cycles = (gc - self.last_gc).as_secs_f64() * self.tsc_hz as f64;
+            n = n.saturating_sub(gc_cycles as u64);
+            self.last_gc = gc;
+        }
+        n
+    }
+
+    /// Measure the counter's frequency (against the monotonic clock, over
+    /// 20 ms) and the cost of 1000 profiling events (a reading and a
+    /// charge each), in counter ticks.
+    fn calibrate_cycles(&mut self) {
+        let t0 = Instant::now();
+        let c0 = read_tsc();
+        while t0.elapsed() < std::time::Duration::from_millis(20) {
+            std::hint::spin_loop();
+        }
+        let c1 = read_tsc();
+        let secs = t0.elapsed().as_secs_f64();
+        self.tsc_hz = (c1.wrapping_sub(c0) as f64 / secs) as u64;
+        let mut sink = Counters::default();
+        let mut last = read_tsc();
+        let start = last;
+        for _ in 0..1000 {
+            let now = read_tsc();
+            sink.ticks += std::hint::black_box(now.wrapping_sub(last));
+            last = now;
+        }
+        std::hint::black_box(sink);
+        self.tsc_overhead = read_tsc().wrapping_sub(start);
+        self.last_tsc = read_tsc();
+        self.last_gc = self.heap.stats.gc_time;
     }
 
     fn cc_name(&self, e: u32) -> String {
@@ -1330,6 +1386,9 @@ impl<'a> Machine<'a> {
 
     /// Run to the end: evaluate `main`, then force and print its value.
     pub fn run(&mut self, out: &mut dyn Write) -> Result<(), RuntimeError> {
+        if self.cycles {
+            self.calibrate_cycles();
+        }
         self.started = Instant::now();
         let r = self.run_inner(out);
         // Charge what is not yet charged.
@@ -1481,7 +1540,7 @@ impl<'a> Machine<'a> {
     }
 
     pub fn profile(&self, reproducible: bool) -> Profile {
-        build_profile(
+        let mut p = build_profile(
             self.code,
             self.mode,
             &self.stacks,
@@ -1490,6 +1549,27 @@ impl<'a> Machine<'a> {
             self.steps,
             self.started.elapsed().as_secs_f64(),
             reproducible,
-        )
+        );
+        if self.cycles && !reproducible {
+            p.frequency = self.tsc_hz;
+            p.overhead = self.tsc_overhead;
+        }
+        p
     }
+}
+
+/// The CPU's time-stamp counter.
+#[cfg(target_arch = "x86_64")]
+fn read_tsc() -> u64 {
+    // SAFETY: `rdtsc` only reads the time-stamp counter into registers: it
+    // has no memory effects and no preconditions, and every x86-64 CPU has it.
+    unsafe { core::arch::x86_64::_rdtsc() }
+}
+
+/// Elsewhere: nanoseconds of a process-wide monotonic clock.
+#[cfg(not(target_arch = "x86_64"))]
+fn read_tsc() -> u64 {
+    use std::sync::OnceLock;
+    static START: OnceLock<Instant> = OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_nanos() as u64
 }

@@ -40,6 +40,18 @@ pub enum CostCentreMode {
     Stacks,
 }
 
+/// What a profile tick is (SEMANTICS.md, "Clocks").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Clock {
+    /// One tick per machine step (deterministic).
+    #[default]
+    Steps,
+    /// Time-stamp-counter cycles (x86-64; nanoseconds elsewhere), read at
+    /// each change of entry, garbage collection excluded. Fast engine only:
+    /// the reference engine counts steps whatever this says.
+    Cycles,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TraceFormat {
     /// One line per step.
@@ -68,6 +80,7 @@ pub struct RunOptions {
     /// `RunOptions` profiles; the CLI sets it unless --profile or
     /// --profile-file is given. The reference engine ignores it.
     pub no_profile: bool,
+    pub clock: Clock,
 }
 
 /// Statistics of a run, printed like GHC's `+RTS -s` by `Display`.
