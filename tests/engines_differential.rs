@@ -3,12 +3,15 @@
 //! mode, with --auto-cc none and all, with and without gc_stress, and cut
 //! short by --max-steps and --max-stack, both engines give the same output,
 //! the same error message, the same step count and byte-identical
-//! `--reproducible` profiles. (bench/programs run in the ignored release-only
+//! `--reproducible` profiles, the same heap profiles (by cost centre, kind
+//! and description) and the same collector statistics (bytes allocated and
+//! copied, collections, residency). (bench/programs run in the ignored release-only
 //! test at the end.) Random programs: tests/engines_random.rs.
 
 mod engines_common;
 use engines_common::*;
 use stg_run::machine::RunOptions;
+use stg_run::machine::heap_profile::HeapProfileBy;
 use stg_run::stg::auto_cc::AutoCc;
 
 fn program_files(dir: &str) -> Vec<(String, String)> {
@@ -63,6 +66,20 @@ fn check(programs: &[(String, String)], stacks: bool, auto: AutoCc, stress_steps
             };
             if let Err(e) = compare(&l, &o) {
                 failures.push(format!("{what} max_steps={cut}: {e}"));
+            }
+        }
+        for by in [
+            HeapProfileBy::CostCentre,
+            HeapProfileBy::Kind,
+            HeapProfileBy::Descr,
+        ] {
+            let o = RunOptions {
+                heap_profile: Some(by),
+                heap_interval: (full.steps / 7).max(1),
+                ..base.clone()
+            };
+            if let Err(e) = compare(&l, &o) {
+                failures.push(format!("{what} heap profile {by:?}: {e}"));
             }
         }
         let o = RunOptions {

@@ -1,5 +1,5 @@
 //! Random well-formed programs run on both engines: same output, error,
-//! steps and `--reproducible` profile, in flat and stacks mode, with and
+//! steps, `--reproducible` profile, heap profile and GC statistics, in flat and stacks mode, with and
 //! without gc_stress.
 //!
 //! The generator reads its choices from a byte string (choice 0 when the
@@ -13,6 +13,7 @@ mod engines_common;
 use engines_common::*;
 use proptest::prelude::*;
 use stg_run::machine::RunOptions;
+use stg_run::machine::heap_profile::HeapProfileBy;
 use stg_run::stg::auto_cc::AutoCc;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -436,6 +437,8 @@ proptest! {
                     let o = RunOptions {
                         max_steps: Some(3_000),
                         max_stack: Some(1 << 20),
+                        heap_profile: (!stress).then_some(HeapProfileBy::CostCentre),
+                        heap_interval: 97,
                         ..mode_options(stacks, stress)
                     };
                     if let Err(e) = compare(&l, &o) {

@@ -65,15 +65,6 @@ fn stg_tree(r: &RunResult) -> Tree {
     tree
 }
 
-/// Nodes GHC has and stg-run lacks, for a reason outside the programs:
-/// GHC gives a *function* whose body is a constructor application a cost
-/// centre (queens: `add q = q : qs`), but src/stg/auto_cc.rs skips every
-/// binding whose body is a constructor application, functions included. When
-/// auto_cc skips only argument-less bindings the node appears and must then
-/// match (see `function_with_constructor_body_gets_a_cost_centre`).
-const MAY_BE_MISSING: &[&str] =
-    &["MAIN > CAF > main > queens > place > place.ext > extend > extend.add"];
-
 fn compare(name: &str, auto: AutoCc, suffix: &str) -> Result<(), String> {
     let stg = ["programs", "tests/ghc"]
         .iter()
@@ -88,7 +79,6 @@ fn compare(name: &str, auto: AutoCc, suffix: &str) -> Result<(), String> {
     let clean = msg.len();
     for (path, n) in &ghc {
         match ours.get(path) {
-            None if MAY_BE_MISSING.contains(&path.as_str()) => {}
             None => msg.push_str(&format!("  only GHC:     {path} {n}\n")),
             Some(m) if m != n => msg.push_str(&format!("  GHC {n}, stg-run {m}: {path}\n")),
             _ => {}
@@ -133,9 +123,7 @@ fn twins_auto_cc_top_match_ghc_prof_auto_top() {
 }
 
 /// The GHC guide's example at full size (2.7 million calls of fib).
-/// `cargo test --release --test ghc_trees -- --ignored`.
 #[test]
-#[ignore]
 fn ghc_guide_fib_matches_ghc() {
     let mut failures = Vec::new();
     for (auto, suffix) in [(AutoCc::All, ".tree"), (AutoCc::Top, ".top.tree")] {
@@ -148,16 +136,15 @@ fn ghc_guide_fib_matches_ghc() {
 
 /// GHC's `-fprof-auto` gives every function a cost centre, also one whose
 /// body is a constructor application: queens' `extend.add` has 152 entries
-/// in tests/ghc/queens.tree. Only constructor *values* (no arguments) should
-/// get none. Fails until src/stg/auto_cc.rs stops skipping such functions.
+/// in tests/ghc/queens.tree. Only constructor *values* (no arguments) get
+/// none.
 #[test]
-#[ignore = "auto_cc skips functions whose body is a constructor application (GHC does not)"]
 fn function_with_constructor_body_gets_a_cost_centre() {
     let text = std::fs::read_to_string("programs/queens.stg").unwrap();
     let r = run_text("programs/queens.stg", &text, true, AutoCc::All, &stacks());
     let ours = stg_tree(&r.result);
     assert_eq!(
-        ours.get(MAY_BE_MISSING[0]),
+        ours.get("MAIN > CAF > main > queens > place > place.ext > extend > extend.add"),
         Some(&152),
         "{}",
         tree_text(&r.result)

@@ -27,9 +27,7 @@ fn ghc_guide_fib_stacks_small() {
 }
 
 /// The full oracle: main.f > fib 2692537 entries, main.g > fib 1973.
-/// Slow in a debug build: `cargo test --release -- --ignored`.
 #[test]
-#[ignore]
 fn ghc_guide_fib_stacks_full() {
     let text = std::fs::read_to_string("tests/ghc/ghc_guide_fib.stg").unwrap();
     let r = run_text("ghc_guide_fib.stg", &text, true, AutoCc::All, &stacks());

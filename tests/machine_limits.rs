@@ -32,6 +32,7 @@ fn step_limit() {
     assert_eq!(e.kind, ErrorKind::StepLimit { limit: 1000 });
     assert_eq!(e.step, 1000);
     assert!(e.to_string().contains("--max-steps"), "{e}");
+    insta::assert_snapshot!("step_limit_message", e.to_string());
     let total: u64 = r
         .result
         .profile
@@ -66,6 +67,7 @@ fn heap_limit() {
         "{e}"
     );
     assert!(e.to_string().contains("--max-heap"), "{e}");
+    insta::assert_snapshot!("heap_limit_message", e.to_string());
     assert!(r.result.stats.collections > 0);
 }
 
@@ -85,6 +87,7 @@ fn stack_limit() {
     assert_eq!(e.kind, ErrorKind::StackLimit { limit_bytes: 65536 });
     let text = e.to_string();
     assert!(text.contains("--max-stack"), "{text}");
+    insta::assert_snapshot!("stack_limit_message", text);
     // Stacks mode names the whole stack.
     assert!(
         text.contains("cost centre: MAIN > t.CAF > t.fold"),
@@ -152,4 +155,70 @@ fn flat_profile_lists_every_cost_centre() {
     assert_eq!(kids, [2, 3]);
     let ticks: u64 = p.entries.iter().map(|e| e.counters.ticks).sum();
     assert_eq!(ticks, r.result.stats.steps, "every step is charged once");
+}
+
+/// Heap profiles: a census every interval, grouped by kind, description or
+/// cost centre; the leak shows as a growing group; the .hp text is GHC's.
+#[test]
+fn heap_profile_census() {
+    use stg_run::machine::heap_profile::HeapProfileBy;
+    let text = std::fs::read_to_string("programs/foldl_leak.stg").unwrap();
+    let run = |by| {
+        let o = RunOptions {
+            heap_profile: Some(by),
+            heap_interval: 5000,
+            ..flat()
+        };
+        run_text("foldl_leak.stg", &text, true, AutoCc::None, &o)
+    };
+    let r = run(HeapProfileBy::Kind);
+    assert_eq!(r.out, "12502500\n");
+    let hp = r.result.heap_profile.expect("asked for");
+    assert!(hp.samples.len() >= 3, "{hp:?}");
+    assert_eq!(hp.samples[0].step, 0);
+    assert!(hp.samples.windows(2).all(|w| w[0].step < w[1].step));
+    let thunks = |s: &stg_run::machine::heap_profile::Sample| {
+        s.groups
+            .iter()
+            .find(|g| g.0 == "THUNK")
+            .map(|g| g.1)
+            .unwrap_or(0)
+    };
+    let peak = hp.samples.iter().map(thunks).max().unwrap();
+    assert!(
+        peak > 5000 * 24,
+        "the leak's thunks are live at the peak: {hp:?}"
+    );
+    let text_hp = hp.to_hp("foldl_leak", "");
+    assert!(text_hp.starts_with("JOB \"foldl_leak\"\nDATE \"\"\nSAMPLE_UNIT \"steps\"\nVALUE_UNIT \"bytes\"\nBEGIN_SAMPLE 0\n"), "{text_hp}");
+    let d = run(HeapProfileBy::Descr).result.heap_profile.unwrap();
+    // foldl's accumulator thunks apply a local (`k {z, y}`): UNKNOWN, as in
+    // section 5.1; the boxed elements are I#. Static closures are not counted.
+    assert!(
+        d.samples
+            .iter()
+            .any(|s| s.groups.iter().any(|g| g.0 == "UNKNOWN" && g.1 > 100_000)),
+        "{d:?}"
+    );
+    assert!(
+        d.samples
+            .iter()
+            .any(|s| s.groups.iter().any(|g| g.0 == "I#")),
+        "{d:?}"
+    );
+    assert!(d.samples[0].groups.is_empty(), "{d:?}");
+    let c = run(HeapProfileBy::CostCentre).result.heap_profile.unwrap();
+    assert!(
+        c.samples.iter().all(|s| s
+            .groups
+            .iter()
+            .all(|g| g.0.ends_with("CAF") || g.0 == "MAIN")),
+        "{c:?}"
+    );
+    // A census does not change the profile.
+    let plain = run_text("foldl_leak.stg", &text, true, AutoCc::None, &flat());
+    assert_eq!(
+        plain.result.profile,
+        run(HeapProfileBy::Kind).result.profile
+    );
 }

@@ -163,3 +163,29 @@ rule_test!(
     "main = {} \\u {} -> case %# {1#, 0#} of n -> I# {n}
 "
 );
+
+/// Stacks mode: scc pushes no frame; 17a's continuation appends the stack
+/// the partial application captured (`m > mk`) to the demanding one.
+#[test]
+fn stacks_mode_trace() {
+    let src = "add = {} \\r {a, b} -> scc \"add\" (case +# {a, b} of r -> I# {r})
+main = {} \\u {} ->
+  scc \"m\" (let p = {} \\u {} -> scc \"mk\" (add {1#})
+           in scc \"use\" (p {2#}))
+";
+    let opts = stg_run::machine::RunOptions {
+        trace: Some(stg_run::machine::TraceFormat::Text),
+        ..stacks()
+    };
+    let r = run_text(
+        "t.stg",
+        src,
+        false,
+        stg_run::stg::auto_cc::AutoCc::None,
+        &opts,
+    );
+    insta::assert_snapshot!(
+        "stacks_mode_trace",
+        format!("{}output: {:?}\n", r.trace, r.out)
+    );
+}

@@ -118,3 +118,14 @@ snap!(
     several_errors_in_one_binding,
     "main = {} \\u {} ->\n  case x of\n    A {} -> f x\n    B {} -> let a = {} {} -> y\n                b = {} \\u {} -> g {1#, }\n            in a\n    C -> h {z}\n"
 );
+// Non-ASCII text before the error: the underline must still be under the error
+// (spans are byte offsets; the renderer must count bytes, not characters).
+snap!(
+    non_ascii_before_error,
+    "-- café, naïve, 日本\nf = {} \\r {x} -> «x»\n"
+);
+// Layout: an alternative indented further than the first one continues the previous line.
+snap!(
+    misaligned_alternative,
+    "f = {} \\r {x} ->\n  case x of\n    A -> y\n     B -> z\n"
+);

@@ -3,6 +3,7 @@
 //! nesting of every kind, which must give an error, not a stack overflow.
 
 use proptest::prelude::*;
+use stg_run::stg::layout::MAX_CHAIN;
 use stg_run::stg::parser::parse_module;
 use stg_run::stg::source::SourceMap;
 
@@ -142,8 +143,11 @@ fn deep_nesting_is_an_error_not_a_crash() {
     let cases = [
         format!("m = \\u {{}} -> {}x{}", "(".repeat(n), ")".repeat(n)),
         format!("m = \\u {{}} -> {}x", "(".repeat(n)),
-        format!("m = \\u {{}} -> {}x", "let a = \\u {} -> x in ".repeat(n)),
-        format!("m = \\u {{}} -> {}x", "scc \"l\" ".repeat(n)),
+        format!(
+            "m = \\u {{}} -> {}x",
+            "let a = \\u {} -> x in ".repeat(MAX_CHAIN + 1)
+        ),
+        format!("m = \\u {{}} -> {}x", "scc \"l\" ".repeat(MAX_CHAIN + 1)),
         format!("m = \\u {{}} -> {}x", "case ".repeat(n)),
         format!("m = \\u {{}} -> {}", "case x of A -> ".repeat(n)),
         format!("m = \\u {{}} -> {}", "let a = \\u {} -> ".repeat(n)),

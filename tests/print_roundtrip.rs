@@ -138,7 +138,8 @@ fn atoms() -> impl Strategy<Value = Vec<Atom>> {
 fn label() -> impl Strategy<Value = String> {
     prop::collection::vec(
         prop::sample::select(vec![
-            "a", "Z", " ", "\"", "\\", "\n", "é", "{-", "--", "-}", "#", "_",
+            "a", "Z", " ", "\"", "\\", "\n", "é", "{-", "--", "-}", "#", "_", "\t", "\r", "\u{0}",
+            "😀",
         ]),
         0..6,
     )

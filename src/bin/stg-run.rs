@@ -8,6 +8,7 @@ use clap::{Parser, ValueEnum};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use stg_run::machine::heap_profile::HeapProfileBy;
 use stg_run::machine::{self, CostCentreMode, Engine, RunOptions, TraceFormat};
 use stg_run::profile::format;
 use stg_run::stg::auto_cc::{self, AutoCc};
@@ -29,7 +30,7 @@ use stg_run::stg::source::SourceMap;
     after_help = "Exit status: 0 success; 1 static errors or unreadable files; 2 bad command line; \
                   3 runtime error or limit reached (the profile is still written).\n\
                   Examples:\n  stg-run programs/nfib.stg --profile && stg-prof report nfib.pgcl\n  \
-                  stg-run programs/map_scc.stg --engine=reference --trace"
+                  stg-run programs/paper_map_scc.stg --engine=reference --trace"
 )]
 struct Cli {
     /// The `.stg` source files of the program (one module each).
@@ -103,6 +104,16 @@ struct Cli {
     #[arg(long)]
     stats: bool,
 
+    /// Take a census of the live heap every --heap-interval steps and write `<stem>.hp`
+    /// (GHC's heap-profile format, for hp2ps), grouped by the cost centre (or stack) that
+    /// built each closure (`cc`), by closure kind (`kind`) or by description (`descr`).
+    #[arg(long, value_enum, value_name = "BY")]
+    heap_profile: Option<HeapByArg>,
+
+    /// Steps between heap censuses (with --heap-profile).
+    #[arg(long, value_name = "STEPS", default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+    heap_interval: u64,
+
     /// Colour diagnostics: `auto` colours when standard error is a terminal.
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
     color: ColorArg,
@@ -141,6 +152,13 @@ enum TraceArg {
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
+enum HeapByArg {
+    Cc,
+    Kind,
+    Descr,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
 enum ColorArg {
     Auto,
     Always,
@@ -151,30 +169,58 @@ enum ColorArg {
 fn parse_size(text: &str) -> Result<u64, String> {
     let text = text.trim();
     let (digits, unit) = match text.char_indices().last() {
-        Some((i, c)) if c.is_ascii_alphabetic() => (&text[..i], c.to_ascii_uppercase()),
-        _ => (text, 'B'),
+        Some((i, c)) if c.is_ascii_alphabetic() => (&text[..i], Some(c)),
+        _ => (text, None),
     };
-    let shift = match unit {
-        'B' => 0,
-        'K' => 10,
-        'M' => 20,
-        'G' => 30,
-        other => return Err(format!("unknown size suffix `{other}`: use K, M or G")),
-    };
+    // The number first, so that `lots` is "not a size", not "suffix `s`".
     let n: u64 = digits
         .parse()
         .map_err(|_| format!("`{text}` is not a size: write bytes, or a number with K, M or G"))?;
+    let shift = match unit.map(|c| c.to_ascii_uppercase()) {
+        None | Some('B') => 0,
+        Some('K') => 10,
+        Some('M') => 20,
+        Some('G') => 30,
+        Some(_) => {
+            let typed = unit.unwrap_or_default();
+            return Err(format!("unknown size suffix `{typed}`: use K, M or G"));
+        }
+    };
     n.checked_mul(1 << shift)
         .ok_or_else(|| format!("`{text}` is too large"))
 }
 
+/// Stack for the worker thread. Syntax trees are dropped, and some front-end
+/// walks run, recursively along `let`/`scc` chains (up to the parser's limit of
+/// 100,000); the machine itself never recurses per step. Only the pages used
+/// are ever touched, so a generous reservation costs nothing.
+const WORKER_STACK_BYTES: usize = 1 << 30;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(&cli) {
-        Ok(code) => code,
-        Err(message) => {
-            eprintln!("stg-run: {message}");
+    let worker = std::thread::Builder::new()
+        .name("stg-run".into())
+        .stack_size(WORKER_STACK_BYTES)
+        .spawn(move || run(&cli));
+    let outcome = match worker {
+        Ok(handle) => handle.join(),
+        Err(e) => {
+            say(&format!("stg-run: cannot start the worker thread: {e}\n"));
+            return ExitCode::from(1);
+        }
+    };
+    match outcome {
+        Ok(Ok(code)) => code,
+        Ok(Err(message)) => {
+            say(&format!("stg-run: {message}\n"));
             ExitCode::from(1)
+        }
+        // A panic is a bug in stg-run; its message has already been printed.
+        Err(_) => {
+            say(
+                "stg-run: internal error (a bug: please report it with the input that caused it)\n",
+            );
+            ExitCode::from(101)
         }
     }
 }
@@ -200,10 +246,10 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
         Err(diagnostics) => {
             report(&diagnostics, &sources, color);
             let errors = diagnostics.iter().filter(|d| d.is_error()).count();
-            eprintln!(
-                "stg-run: {errors} error{} found; the program was not run",
+            say(&format!(
+                "stg-run: {errors} error{} found; the program was not run\n",
                 if errors == 1 { "" } else { "s" }
-            );
+            ));
             return Ok(ExitCode::from(1));
         }
     };
@@ -253,6 +299,12 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
             TraceArg::Json => TraceFormat::Json,
         }),
         reproducible: cli.reproducible,
+        heap_profile: cli.heap_profile.map(|by| match by {
+            HeapByArg::Cc => HeapProfileBy::CostCentre,
+            HeapByArg::Kind => HeapProfileBy::Kind,
+            HeapByArg::Descr => HeapProfileBy::Descr,
+        }),
+        heap_interval: cli.heap_interval,
         no_profile: !(cli.profile || cli.profile_file.is_some()),
         clock: match cli.clock {
             ClockArg::Steps => machine::Clock::Steps,
@@ -260,8 +312,8 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
         },
     };
     if options.clock == machine::Clock::Cycles && options.engine == Engine::Reference {
-        eprintln!(
-            "stg-run: --clock=cycles is measured by the fast engine only; drop --engine=reference and --trace, or use --clock=steps"
+        say(
+            "stg-run: --clock=cycles is measured by the fast engine only; drop --engine=reference and --trace, or use --clock=steps\n",
         );
         return Ok(ExitCode::from(2));
     }
@@ -277,46 +329,79 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
 
     let mut status = ExitCode::SUCCESS;
     if let Some(error) = &result.error {
-        eprintln!("stg-run: runtime error: {error}");
+        // `RuntimeError`'s Display already starts with "runtime error:".
+        say(&format!("stg-run: {error}\n"));
         status = ExitCode::from(3);
     }
     if let Err(e) = flushed {
         // A closed pipe (`stg-run prog.stg | head`) is the reader's choice, not our failure.
         if e.kind() != io::ErrorKind::BrokenPipe {
-            eprintln!("stg-run: cannot write the output: {e}");
+            say(&format!("stg-run: cannot write the output: {e}\n"));
             status = ExitCode::from(1);
         }
     }
     if cli.stats {
-        eprint!("{}", result.stats);
+        say(&result.stats.to_string());
     }
+    let stem = program_stem(cli.files.last().expect("clap requires a file"));
     if cli.profile || cli.profile_file.is_some() {
         let path = match &cli.profile_file {
             Some(path) => path.clone(),
-            None => default_profile_path(cli.files.last().expect("clap requires a file")),
+            None => PathBuf::from(format!("{stem}.pgcl")),
         };
         if let Err(e) = format::write_file_atomic(&path, &result.profile) {
-            eprintln!(
-                "stg-run: cannot write the profile to {}: {e}",
+            say(&format!(
+                "stg-run: cannot write the profile to {}: {e}\n",
                 path.display()
-            );
-            return Ok(ExitCode::from(1));
+            ));
+            status = ExitCode::from(1);
+        }
+    }
+    if let Some(heap) = &result.heap_profile {
+        let path = PathBuf::from(format!("{stem}.hp"));
+        // The date is fixed under --reproducible so that runs give identical files.
+        let date = if cli.reproducible {
+            "reproducible".to_string()
+        } else {
+            now_text()
+        };
+        if let Err(e) = format::write_bytes_atomic(&path, heap.to_hp(&stem, &date).as_bytes()) {
+            say(&format!(
+                "stg-run: cannot write the heap profile to {}: {e}\n",
+                path.display()
+            ));
+            status = ExitCode::from(1);
         }
     }
     Ok(status)
 }
 
-/// `<stem>.pgcl` in the current directory.
-fn default_profile_path(last_source: &Path) -> PathBuf {
-    let stem = last_source
+/// Writes to standard error, ignoring failure: a closed standard error
+/// (`stg-run ... 2>&1 | head -1`) must not panic (`eprint!` would) and so
+/// lose the profile, which is written after these messages.
+fn say(text: &str) {
+    let _ = io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// The stem of the last source file: it names `<stem>.pgcl` and `<stem>.hp`.
+fn program_stem(last_source: &Path) -> String {
+    last_source
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "stg".to_string());
-    PathBuf::from(format!("{stem}.pgcl"))
+        .unwrap_or_else(|| "stg".to_string())
+}
+
+/// Seconds since the Unix epoch, for the `.hp` header's DATE.
+fn now_text() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    format!("{secs} seconds since 1970-01-01 UTC")
 }
 
 fn report(diagnostics: &[Diagnostic], sources: &SourceMap, color: bool) {
     if !diagnostics.is_empty() {
-        eprint!("{}", render_all(diagnostics, sources, color));
+        say(&render_all(diagnostics, sources, color));
     }
 }

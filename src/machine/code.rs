@@ -43,6 +43,8 @@ pub struct LambdaCode {
     pub span: Span,
     /// Index in `Program::modules`.
     pub module: u32,
+    /// A top-level binding: its one closure is static (not in heap profiles).
+    pub top_level: bool,
 }
 
 #[derive(Clone, Debug)]

@@ -49,11 +49,11 @@ use std::io::Write;
 use std::time::Instant;
 
 use crate::gc::{Addr, Heap, Info, Roots, Tag, Value, closure_words, default_limit_bytes};
+use crate::machine::accounting::Accounting;
 use crate::machine::code::*;
-use crate::machine::reference::{build_profile, int_text};
+use crate::machine::heap_profile::{self, HeapProfile, HeapProfileBy};
+use crate::machine::reference::int_text;
 use crate::machine::{Clock, CostCentreMode, ErrorKind, RunOptions, RuntimeError, Stats};
-use crate::profile::cost_centre::MAIN_CC;
-use crate::profile::stacks::{EMPTY, StackTree};
 use crate::profile::{Counters, Profile};
 use crate::stg::source::SourceMap;
 use crate::stg::syntax::{Flag, PrimOp, Span};
@@ -121,7 +121,12 @@ impl Roots for St {
             f(v);
         }
         self.vals.iter_mut().for_each(&mut *f);
-        self.fields.iter_mut().for_each(&mut *f);
+        // Returned fields are live only while they are being returned (a
+        // stale buffer would keep garbage alive that the reference engine
+        // drops).
+        if let Ctl::RetCon(_) = self.ctl {
+            self.fields.iter_mut().for_each(&mut *f);
+        }
         self.args.iter_mut().for_each(&mut *f);
         for fr in &mut self.us {
             if let Some(a) = fr.update {
@@ -217,8 +222,7 @@ pub struct Machine<'a> {
     env_len: usize,
     cc: u32,
     mode: CostCentreMode,
-    stacks: StackTree,
-    counters: Vec<Counters>,
+    acct: Accounting,
     prof: bool,
     /// The entry accruing ticks since `tick_mark` (see the module doc).
     tick_cc: u32,
@@ -236,6 +240,11 @@ pub struct Machine<'a> {
     tsc_hz: u64,
     tsc_overhead: u64,
     main_entry: u32,
+    heap_by: Option<HeapProfileBy>,
+    heap_interval: u64,
+    /// Step of the next census (`u64::MAX` without heap profiling).
+    next_census: u64,
+    heap_profile: HeapProfile,
     steps: u64,
     limit: u64,
     max_steps: Option<u64>,
@@ -263,11 +272,8 @@ fn desc_value(code: &Code, c: ConId, ws: &[Value]) -> String {
 impl<'a> Machine<'a> {
     pub fn new(code: &'a Code, sources: &'a SourceMap, options: &RunOptions) -> Machine<'a> {
         let default = default_limit_bytes();
-        let mut stacks = StackTree::new();
-        let main_entry = match options.cost_centres {
-            CostCentreMode::Flat => MAIN_CC,
-            CostCentreMode::Stacks => stacks.child(EMPTY, MAIN_CC),
-        };
+        let acct = Accounting::new(options.cost_centres);
+        let main_entry = acct.main_entry;
         let max_stack_bytes = options.max_stack.unwrap_or(default);
         Machine {
             code,
@@ -288,8 +294,7 @@ impl<'a> Machine<'a> {
             env_len: 0,
             cc: main_entry,
             mode: options.cost_centres,
-            stacks,
-            counters: vec![Counters::default(); code.cost_centres.len() + 2],
+            acct,
             prof: !options.no_profile,
             tick_cc: main_entry,
             tick_mark: 0,
@@ -301,6 +306,14 @@ impl<'a> Machine<'a> {
             tsc_hz: 0,
             tsc_overhead: 0,
             main_entry,
+            heap_by: options.heap_profile,
+            heap_interval: if options.heap_interval == 0 {
+                100_000
+            } else {
+                options.heap_interval
+            },
+            next_census: u64::MAX,
+            heap_profile: HeapProfile::default(),
             steps: 0,
             limit: options.max_steps.unwrap_or(u64::MAX),
             max_steps: options.max_steps,
@@ -319,11 +332,7 @@ impl<'a> Machine<'a> {
 
     #[inline]
     fn ctr(&mut self, e: u32) -> &mut Counters {
-        let i = e as usize;
-        if self.counters.len() <= i {
-            self.counters.resize(i + 1, Counters::default());
-        }
-        &mut self.counters[i]
+        self.acct.ctr(e)
     }
 
     /// Make `e` the entry that accrues ticks, charging the ticks so far.
@@ -396,13 +405,7 @@ impl<'a> Machine<'a> {
     }
 
     fn cc_name(&self, e: u32) -> String {
-        match self.mode {
-            CostCentreMode::Flat => self.code.cost_centres.qualified(e),
-            CostCentreMode::Stacks => {
-                let t = &self.code.cost_centres;
-                self.stacks.render(e, &|c| t.qualified(c))
-            }
-        }
+        self.acct.name(e, &self.code.cost_centres)
     }
 
     #[cold]
@@ -612,23 +615,9 @@ impl<'a> Machine<'a> {
         for g in 0..n {
             let gc = &self.code.globals[g];
             let lam = self.code.lambda(gc.lambda);
-            let caf = self
-                .code
-                .cost_centres
-                .cafs
-                .get(gc.module as usize)
-                .copied()
-                .unwrap_or(MAIN_CC);
-            let cc = match self.mode {
-                CostCentreMode::Flat => caf,
-                CostCentreMode::Stacks => {
-                    if lam.arity > 0 {
-                        EMPTY
-                    } else {
-                        self.stacks.child(self.main_entry, caf)
-                    }
-                }
-            };
+            let cc =
+                self.acct
+                    .static_entry(&self.code.cost_centres, gc.module as usize, lam.arity > 0);
             let info = Info {
                 tag: Tag::Lambda,
                 n: 0,
@@ -656,6 +645,9 @@ impl<'a> Machine<'a> {
     fn exec(&mut self) -> Result<(), RuntimeError> {
         let code = self.code;
         loop {
+            if self.steps >= self.next_census {
+                self.census();
+            }
             match self.s.ctl {
                 Ctl::Eval(e) => {
                     let node = &code.exprs[e as usize];
@@ -710,6 +702,13 @@ impl<'a> Machine<'a> {
                                 as_height: self.s.args.len(),
                                 cc: self.cc,
                             });
+                            // The scrutinee runs in a copy of the frame (the
+                            // reference engine clones it): what it binds is
+                            // not kept alive by the continuation.
+                            let (b, n) = (self.env_base, self.env_len);
+                            self.s.vals.truncate(b + n);
+                            self.s.vals.extend_from_within(b..b + n);
+                            self.env_base = b + n;
                             self.s.ctl = Ctl::Eval(*scrut);
                             self.check_stack("4")?;
                             self.steps += 1;
@@ -852,7 +851,7 @@ impl<'a> Machine<'a> {
                                         self.cc = l;
                                     }
                                     CostCentreMode::Stacks => {
-                                        self.cc = self.stacks.push(self.cc, l);
+                                        self.cc = self.acct.stacks.push(self.cc, l);
                                     }
                                 }
                                 if self.prof {
@@ -917,7 +916,7 @@ impl<'a> Machine<'a> {
                                                 self.s.args.pop().unwrap_or(Value::Int(0));
                                         }
                                         if lam.arity >= 1 && self.mode == CostCentreMode::Stacks {
-                                            self.cc = self.stacks.append(self.cc, captured);
+                                            self.cc = self.acct.stacks.append(self.cc, captured);
                                         }
                                         self.s.ctl = Ctl::Eval(lam.body);
                                         self.steps += 1;
@@ -975,7 +974,7 @@ impl<'a> Machine<'a> {
                                 code.con_bodies.get(info.index as usize).copied()
                             } else {
                                 if self.mode == CostCentreMode::Stacks {
-                                    self.cc = self.stacks.append(self.cc, captured);
+                                    self.cc = self.acct.stacks.append(self.cc, captured);
                                 }
                                 code.pap_apps.get(n.saturating_sub(1)).copied()
                             };
@@ -1377,7 +1376,7 @@ impl<'a> Machine<'a> {
             self.heap.update_with_ind(u, pap);
         }
         if self.mode == CostCentreMode::Stacks {
-            self.cc = self.stacks.append(self.cc, ev);
+            self.cc = self.acct.stacks.append(self.cc, ev);
         }
         Ok(())
     }
@@ -1391,13 +1390,38 @@ impl<'a> Machine<'a> {
         }
         self.started = Instant::now();
         let r = self.run_inner(out);
+        if self.heap_by.is_some() {
+            self.census();
+        }
         // Charge what is not yet charged.
         self.flush();
         r
     }
 
+    /// A heap census, as the reference engine takes it: collect (with the
+    /// same roots: environments above the floor are dead outside `Eval`),
+    /// then count what is live.
+    #[cold]
+    fn census(&mut self) {
+        let Some(by) = self.heap_by else { return };
+        if !matches!(self.s.ctl, Ctl::Eval(_)) {
+            self.drop_dead_envs();
+        }
+        let _ = self.heap.collect(0, &mut self.s);
+        let sample = heap_profile::census(&self.heap, self.code, &self.acct, by, self.steps);
+        self.heap_profile.samples.push(sample);
+        self.next_census = self.steps + self.heap_interval;
+    }
+
+    pub fn take_heap_profile(&mut self) -> Option<HeapProfile> {
+        self.heap_by.map(|_| std::mem::take(&mut self.heap_profile))
+    }
+
     fn run_inner(&mut self, out: &mut dyn Write) -> Result<(), RuntimeError> {
         self.init_globals()?;
+        if self.heap_by.is_some() {
+            self.census();
+        }
         let mut text = String::new();
         loop {
             self.exec()?;
@@ -1540,16 +1564,13 @@ impl<'a> Machine<'a> {
     }
 
     pub fn profile(&self, reproducible: bool) -> Profile {
-        let mut p = build_profile(
-            self.code,
-            self.mode,
-            &self.stacks,
-            &self.counters,
-            self.main_entry,
-            self.steps,
-            self.started.elapsed().as_secs_f64(),
-            reproducible,
-        );
+        let secs = self.started.elapsed().as_secs_f64();
+        let frequency = if reproducible || secs <= 0.0 {
+            0
+        } else {
+            (self.steps as f64 / secs) as u64
+        };
+        let mut p = self.acct.profile(&self.code.cost_centres, frequency);
         if self.cycles && !reproducible {
             p.frequency = self.tsc_hz;
             p.overhead = self.tsc_overhead;

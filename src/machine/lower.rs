@@ -222,6 +222,12 @@ impl Lowerer {
                 }
             }
         }
+        if free.len() + lam.args.len() >= 1 << 24 {
+            return err(
+                "a lambda form with more than 16 million free variables and arguments",
+                lam.span,
+            );
+        }
         if lam.flag == Flag::NonUpdatable {
             return err("`\\n` flag left by the checker", lam.span);
         }
@@ -245,6 +251,7 @@ impl Lowerer {
             body: 0,
             span: lam.span,
             module,
+            top_level: outer.is_none(),
         });
         let body = self.expr(&mut ctx, &lam.body, name, depth + 1)?;
         let lc = &mut self.code.lambdas[id as usize];
@@ -280,38 +287,28 @@ impl Lowerer {
                 body,
             } => {
                 let mark = ctx.scope.len();
-                let mut binds = Vec::new();
+                // letrec: the bindings see their own names; let: only the body does.
+                let bind_all = |ctx: &mut Ctx| -> Vec<u32> {
+                    bindings
+                        .iter()
+                        .map(|b| Self::bind(ctx, &b.name.name))
+                        .collect()
+                };
+                let mut binds = if *rec { bind_all(ctx) } else { Vec::new() };
                 let mut lams = Vec::new();
-                if *rec {
-                    for b in bindings {
-                        binds.push(Self::bind(ctx, &b.name.name));
-                    }
-                    for b in bindings {
-                        let n = format!("{outer_name}.{}", b.name.name);
-                        lams.push(self.lambda(
-                            &b.lambda,
-                            &n,
-                            ctx.module,
-                            ctx.is_prelude,
-                            Some(ctx),
-                            depth + 1,
-                        )?);
-                    }
-                } else {
-                    for b in bindings {
-                        let n = format!("{outer_name}.{}", b.name.name);
-                        lams.push(self.lambda(
-                            &b.lambda,
-                            &n,
-                            ctx.module,
-                            ctx.is_prelude,
-                            Some(ctx),
-                            depth + 1,
-                        )?);
-                    }
-                    for b in bindings {
-                        binds.push(Self::bind(ctx, &b.name.name));
-                    }
+                for b in bindings {
+                    let n = format!("{outer_name}.{}", b.name.name);
+                    lams.push(self.lambda(
+                        &b.lambda,
+                        &n,
+                        ctx.module,
+                        ctx.is_prelude,
+                        Some(ctx),
+                        depth + 1,
+                    )?);
+                }
+                if !*rec {
+                    binds = bind_all(ctx);
                 }
                 let body = self.expr(ctx, body, outer_name, depth + 1)?;
                 ctx.scope.truncate(mark);

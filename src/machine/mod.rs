@@ -3,8 +3,32 @@
 //! Entry point: [`run`]. The program must be checked (`stg::check`) and have
 //! had `stg::auto_cc::apply` run on it.
 //!
+//! # Observable choices (where the spec leaves room)
+//!
+//! - The result is printed as LANGUAGE.md "The result" says, streaming to
+//!   `out` as it is forced, under `MAIN`, each field forced by the machine
+//!   from `Enter v` with empty stacks (those steps count like any other).
+//!   A function value (or a partial application) prints as `<function>`. A
+//!   `Cons` whose tail turns out not to be a list prints as `[1,2|tail]`.
+//! - Ticks: a step is charged to the entry current *before* its rule fires,
+//!   except in a row of frame pops (16/16′/17a/17a′ back to back), which is
+//!   charged to the entry current before the first of the row (hidden
+//!   execution). See [`mod@reference`] for every counter.
+//! - Rule 4 remembers the height of `as`: a scrutinee sees only arguments
+//!   pushed after its `case`.
+//! - `--max-heap` bounds both semi-spaces together; `--max-stack` bounds
+//!   the three stacks (one word per argument, environment size + 3 words per
+//!   case continuation, 4 words per frame).
+//! - Text trace: one line per step, written *before* the rule fires: step
+//!   number, rule, the code (source text of the expression, or the closure
+//!   entered, or the value returned), then `as=depth:top rs=depth:case
+//!   location us=depth:frame` and the current cost centre (stack). If the
+//!   rule then fails, the error follows the line. JSON trace: one object a
+//!   line with the step, rule, code, environment, the whole of `as`, `rs`
+//!   and `us`, the cost centre and the heap words in use.
+//!
 //! Layout: [`code`] is the resolved program both engines run, [`lower`]
-//! builds it; [`reference`] is the reference engine (one rule per step, rule
+//! builds it; [`mod@reference`] is the reference engine (one rule per step, rule
 //! functions named after SEMANTICS.md's table); the heap lives in
 //! [`crate::gc`]; cost-centre tables and stacks in
 //! [`crate::profile::cost_centre`] and [`crate::profile::stacks`].
@@ -17,15 +41,17 @@ use crate::profile::Profile;
 use crate::stg::source::SourceMap;
 use crate::stg::syntax::Program;
 
+pub mod accounting;
 pub mod code;
 pub mod fast;
+pub mod heap_profile;
 pub mod lower;
 pub mod reference;
 
 /// Which engine runs the program: the threaded interpreter [`fast`] (the
 /// default; with a trace requested, the reference engine runs instead, as
 /// only it traces) or the rule-at-a-time [`reference`] engine. Both give the
-/// same output, errors and `--reproducible` profile.
+/// same output, errors, `--reproducible` profile and heap profile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Engine {
     Reference,
@@ -75,6 +101,10 @@ pub struct RunOptions {
     pub trace: Option<TraceFormat>,
     /// Zero every clock-dependent profile header field.
     pub reproducible: bool,
+    /// Take a heap census (`--heap-profile`); `RunResult::heap_profile`.
+    pub heap_profile: Option<heap_profile::HeapProfileBy>,
+    /// Steps between censuses (`--heap-interval`); 0 means 100,000.
+    pub heap_interval: u64,
     /// No profile is wanted: the fast engine skips its counters (the
     /// profile it returns is then empty). Off by default, so a default
     /// `RunOptions` profiles; the CLI sets it unless --profile or
@@ -300,8 +330,19 @@ impl fmt::Display for RuntimeError {
         if let Some(loc) = &self.location {
             write!(f, "\n  at {loc}")?;
         }
+        let limit = matches!(
+            self.kind,
+            ErrorKind::StepLimit { .. }
+                | ErrorKind::HeapLimit { .. }
+                | ErrorKind::StackLimit { .. }
+        );
         if self.rule != "-" {
-            write!(f, "\n  rule {} could not fire", self.rule)?;
+            if limit {
+                // The rule could fire; the limit stopped the machine first.
+                write!(f, "\n  stopped before rule {} fired", self.rule)?;
+            } else {
+                write!(f, "\n  rule {} could not fire", self.rule)?;
+            }
         }
         write!(f, "\n  cost centre: {}", self.cost_centre)?;
         write!(f, "\n  after {} steps", self.step)
@@ -316,6 +357,9 @@ pub struct RunResult {
     pub error: Option<RuntimeError>,
     pub profile: Profile,
     pub stats: Stats,
+    /// The censuses, when `RunOptions::heap_profile` asked for them; write
+    /// `<program>.hp` with [`heap_profile::HeapProfile::to_hp`].
+    pub heap_profile: Option<heap_profile::HeapProfile>,
 }
 
 /// Run `program`: evaluate `main`, print its value to `out` as it is forced
@@ -328,19 +372,22 @@ pub fn run(
     trace: &mut dyn Write,
 ) -> RunResult {
     // Lowering recurses along the source's nesting (bounded): give it room.
+    // If no such thread can be made, lower here (MAX_DEPTH still bounds it).
     let lowered = std::thread::scope(|s| {
-        std::thread::Builder::new()
+        match std::thread::Builder::new()
             .stack_size(1 << 30)
             .spawn_scoped(s, || lower::lower(program))
-            .ok()
-            .and_then(|h| h.join().ok())
+        {
+            Ok(h) => h.join().ok(),
+            Err(_) => Some(lower::lower(program)),
+        }
     });
     let code = match lowered {
         Some(Ok(code)) => code,
         other => {
             let (message, location) = match other {
                 Some(Err(e)) => (e.message, Some(sources.location(e.span))),
-                _ => ("could not start the lowering thread".to_string(), None),
+                _ => ("the lowering thread failed".to_string(), None),
             };
             let table = crate::profile::cost_centre::CostCentreTable::new(program);
             return RunResult {
@@ -351,8 +398,9 @@ pub fn run(
                     location,
                     step: 0,
                 }),
-                profile: reference::empty_profile(&table),
+                profile: accounting::empty_profile(&table),
                 stats: Stats::default(),
+                heap_profile: None,
             };
         }
     };
@@ -365,6 +413,7 @@ pub fn run(
             error,
             profile: m.profile(options.reproducible),
             stats: m.stats(),
+            heap_profile: m.take_heap_profile(),
         };
     }
     let mut m = reference::Machine::new(&code, sources, options);
@@ -375,5 +424,6 @@ pub fn run(
         error,
         profile: m.profile(options.reproducible),
         stats: m.stats(),
+        heap_profile: m.take_heap_profile(),
     }
 }

@@ -20,7 +20,7 @@
 //! - lazy calls: the entry made current by 15/15′;
 //! - curried calls: 17a/17a′, to the row's entry.
 //!
-//! The loop never recurses in Rust: one call of [`Machine::step`] per step.
+//! The loop never recurses in Rust: one call of `Machine::step` per step.
 
 use std::io::Write;
 use std::time::Instant;
@@ -28,11 +28,11 @@ use std::time::Instant;
 use crate::gc::{
     Addr, Heap, HeapExhausted, Info, Roots, Tag, Value, closure_words, default_limit_bytes,
 };
+use crate::machine::accounting::Accounting;
 use crate::machine::code::*;
+use crate::machine::heap_profile::{self, HeapProfile, HeapProfileBy};
 use crate::machine::{CostCentreMode, ErrorKind, RunOptions, RuntimeError, Stats, TraceFormat};
-use crate::profile::cost_centre::{CostCentreTable, MAIN_CC};
-use crate::profile::stacks::{EMPTY, StackTree};
-use crate::profile::{Counters, Entry, Profile};
+use crate::profile::{Counters, Profile};
 use crate::stg::source::SourceMap;
 use crate::stg::syntax::{Flag, PrimOp, Span};
 
@@ -193,11 +193,12 @@ pub struct Machine<'a> {
     cc: u32,
     /// The entry current before the first pop of the current row of pops.
     row_cc: Option<u32>,
-    mode: CostCentreMode,
-    stacks: StackTree,
-    counters: Vec<Counters>,
-    /// `MAIN` (flat) or the stack `MAIN` (stacks mode).
-    main_entry: u32,
+    /// Counters, stacks and the profile (shared with the fast engine).
+    acct: Accounting,
+    heap_by: Option<HeapProfileBy>,
+    heap_interval: u64,
+    next_census: u64,
+    heap_profile: HeapProfile,
     steps: u64,
     max_steps: Option<u64>,
     max_stack_bytes: u64,
@@ -211,29 +212,11 @@ pub struct Machine<'a> {
     started: Instant,
 }
 
-/// A profile with every cost centre and a zero root.
-pub fn empty_profile(table: &CostCentreTable) -> Profile {
-    Profile {
-        frequency: 0,
-        overhead: 0,
-        modules: table.modules.clone(),
-        cost_centres: table.cost_centres.clone(),
-        entries: vec![Entry {
-            cost_centre: MAIN_CC,
-            counters: Counters::default(),
-            children: vec![],
-        }],
-    }
-}
-
 impl<'a> Machine<'a> {
     pub fn new(code: &'a Code, sources: &'a SourceMap, options: &RunOptions) -> Machine<'a> {
         let default = default_limit_bytes();
-        let mut stacks = StackTree::new();
-        let main_entry = match options.cost_centres {
-            CostCentreMode::Flat => MAIN_CC,
-            CostCentreMode::Stacks => stacks.child(EMPTY, MAIN_CC),
-        };
+        let acct = Accounting::new(options.cost_centres);
+        let main_entry = acct.main_entry;
         Machine {
             code,
             sources,
@@ -248,10 +231,15 @@ impl<'a> Machine<'a> {
             },
             cc: main_entry,
             row_cc: None,
-            mode: options.cost_centres,
-            stacks,
-            counters: Vec::new(),
-            main_entry,
+            acct,
+            heap_by: options.heap_profile,
+            heap_interval: if options.heap_interval == 0 {
+                100_000
+            } else {
+                options.heap_interval
+            },
+            next_census: 0,
+            heap_profile: HeapProfile::default(),
             steps: 0,
             max_steps: options.max_steps,
             max_stack_bytes: options.max_stack.unwrap_or(default),
@@ -267,21 +255,11 @@ impl<'a> Machine<'a> {
     // ----- helpers -------------------------------------------------------
 
     fn ctr(&mut self, e: u32) -> &mut Counters {
-        let i = e as usize;
-        if self.counters.len() <= i {
-            self.counters.resize(i + 1, Counters::default());
-        }
-        &mut self.counters[i]
+        self.acct.ctr(e)
     }
 
     fn cc_name(&self, e: u32) -> String {
-        match self.mode {
-            CostCentreMode::Flat => self.code.cost_centres.qualified(e),
-            CostCentreMode::Stacks => {
-                let t = &self.code.cost_centres;
-                self.stacks.render(e, &|c| t.qualified(c))
-            }
-        }
+        self.acct.name(e, &self.code.cost_centres)
     }
 
     fn error(&self, kind: ErrorKind, rule: &'static str, span: Option<Span>) -> RuntimeError {
@@ -438,23 +416,9 @@ impl<'a> Machine<'a> {
         for g in 0..n {
             let gc = &self.code.globals[g];
             let lam = self.code.lambda(gc.lambda);
-            let caf = self
-                .code
-                .cost_centres
-                .cafs
-                .get(gc.module as usize)
-                .copied()
-                .unwrap_or(MAIN_CC);
-            let cc = match self.mode {
-                CostCentreMode::Flat => caf,
-                CostCentreMode::Stacks => {
-                    if lam.arity > 0 {
-                        EMPTY
-                    } else {
-                        self.stacks.child(self.main_entry, caf)
-                    }
-                }
-            };
+            let cc =
+                self.acct
+                    .static_entry(&self.code.cost_centres, gc.module as usize, lam.arity > 0);
             let info = Info {
                 tag: Tag::Lambda,
                 n: 0,
@@ -488,7 +452,7 @@ impl<'a> Machine<'a> {
                     ExprCode::Let { .. } => Rule::R3,
                     ExprCode::Case { .. } => Rule::R4,
                     ExprCode::Scc { cc, .. } => {
-                        if self.mode == CostCentreMode::Flat && self.cc == *cc {
+                        if self.acct.mode == CostCentreMode::Flat && self.cc == *cc {
                             Rule::SccEq
                         } else {
                             Rule::Scc
@@ -717,6 +681,9 @@ impl<'a> Machine<'a> {
         }
         self.fire(rule)?;
         self.steps += 1;
+        if self.heap_by.is_some() && self.steps >= self.next_census {
+            self.census();
+        }
         let charged = if rule.is_pop() {
             self.row_cc.unwrap_or(pre)
         } else {
@@ -814,8 +781,8 @@ impl<'a> Machine<'a> {
                 for i in 0..lam.arity as usize {
                     env[nfree + i] = self.s.args.pop().unwrap_or(Value::Int(0));
                 }
-                if lam.arity >= 1 && self.mode == CostCentreMode::Stacks {
-                    self.cc = self.stacks.append(self.cc, captured);
+                if lam.arity >= 1 {
+                    self.cc = self.acct.enter_function(self.cc, captured);
                 }
                 self.s.control = Control::Eval(lam.body, env);
             }
@@ -830,9 +797,7 @@ impl<'a> Machine<'a> {
                     .map(|i| self.heap.payload(a, i))
                     .collect();
                 let k = env.len().saturating_sub(1);
-                if self.mode == CostCentreMode::Stacks {
-                    self.cc = self.stacks.append(self.cc, captured);
-                }
+                self.cc = self.acct.enter_function(self.cc, captured);
                 self.s.control = Control::Eval(self.code.pap_apps[k], env);
             }
             _ => {}
@@ -1252,9 +1217,8 @@ impl<'a> Machine<'a> {
         if let Some(u) = f.update {
             self.heap.update_with_ind(u, pap);
         }
-        if self.mode == CostCentreMode::Stacks {
-            self.cc = self.stacks.append(self.cc, ev);
-        }
+        // Stacks mode: the continuation applies the new partial application.
+        self.cc = self.acct.enter_function(self.cc, ev);
         Ok(())
     }
 
@@ -1275,7 +1239,7 @@ impl<'a> Machine<'a> {
         let ExprCode::Scc { cc: l, body } = &self.code.expr(e).code else {
             return Ok(());
         };
-        match self.mode {
+        match self.acct.mode {
             CostCentreMode::Flat => {
                 self.s.us.push(Frame {
                     update: None,
@@ -1286,7 +1250,7 @@ impl<'a> Machine<'a> {
                 self.cc = *l;
             }
             CostCentreMode::Stacks => {
-                self.cc = self.stacks.push(self.cc, *l);
+                self.cc = self.acct.scc(self.cc, *l);
             }
         }
         let cc = self.cc;
@@ -1312,7 +1276,37 @@ impl<'a> Machine<'a> {
     /// Run to the end: evaluate `main`, then force and print its value.
     pub fn run(&mut self, out: &mut dyn Write, trace: &mut dyn Write) -> Result<(), RuntimeError> {
         self.started = Instant::now();
+        let r = self.run_inner(out, trace);
+        if self.heap_by.is_some() {
+            self.census();
+        }
+        r
+    }
+
+    /// Collect, then take a census of the live heap (heap profiles).
+    fn census(&mut self) {
+        let Some(by) = self.heap_by else { return };
+        // A collection with nothing requested cannot fail for lack of room.
+        let _ = self.heap.collect(0, &mut self.s);
+        let sample = heap_profile::census(&self.heap, self.code, &self.acct, by, self.steps);
+        self.heap_profile.samples.push(sample);
+        self.next_census = self.steps + self.heap_interval;
+    }
+
+    /// The heap profile, when one was asked for.
+    pub fn take_heap_profile(&mut self) -> Option<HeapProfile> {
+        self.heap_by.map(|_| std::mem::take(&mut self.heap_profile))
+    }
+
+    fn run_inner(
+        &mut self,
+        out: &mut dyn Write,
+        trace: &mut dyn Write,
+    ) -> Result<(), RuntimeError> {
         self.init_globals()?;
+        if self.heap_by.is_some() {
+            self.census();
+        }
         loop {
             if self.step(trace)?.is_some() {
                 continue;
@@ -1367,7 +1361,7 @@ impl<'a> Machine<'a> {
         self.s.rs.clear();
         self.s.us.clear();
         self.rs_words = 0;
-        self.cc = self.main_entry;
+        self.cc = self.acct.main_entry;
         self.row_cc = None;
         self.print_ctx = ctx;
         self.s.control = Control::Enter(v);
@@ -1457,18 +1451,15 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// The profile of the run so far (see [`build_profile`]).
+    /// The profile of the run so far (see [`Accounting::profile`]).
     pub fn profile(&self, reproducible: bool) -> Profile {
-        build_profile(
-            self.code,
-            self.mode,
-            &self.stacks,
-            &self.counters,
-            self.main_entry,
-            self.steps,
-            self.started.elapsed().as_secs_f64(),
-            reproducible,
-        )
+        let secs = self.started.elapsed().as_secs_f64();
+        let frequency = if reproducible || secs <= 0.0 {
+            0
+        } else {
+            (self.steps as f64 / secs) as u64
+        };
+        self.acct.profile(&self.code.cost_centres, frequency)
     }
 
     // ----- trace ---------------------------------------------------------
@@ -1671,73 +1662,4 @@ fn json_str(s: &str) -> String {
     }
     out.push('"');
     out
-}
-
-/// The profile of a run (shared by both engines): flat mode gives root
-/// `MAIN` with every other cost centre that received anything as a child;
-/// stacks mode the tree of stacks under `MAIN`, children in cost-centre-id
-/// order. `counters` is indexed by entry (cost centre or stack id).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn build_profile(
-    code: &Code,
-    mode: CostCentreMode,
-    stacks: &StackTree,
-    counters: &[Counters],
-    main_entry: u32,
-    steps: u64,
-    secs: f64,
-    reproducible: bool,
-) -> Profile {
-    let counters_of = |e: u32| counters.get(e as usize).copied().unwrap_or_default();
-    let mut p = empty_profile(&code.cost_centres);
-    p.frequency = if reproducible || secs <= 0.0 {
-        0
-    } else {
-        (steps as f64 / secs) as u64
-    };
-    match mode {
-        CostCentreMode::Flat => {
-            p.entries[0].counters = counters_of(MAIN_CC);
-            for cc in 2..=code.cost_centres.len() as u32 {
-                let c = counters_of(cc);
-                if c != Counters::default() {
-                    let i = p.entries.len() as u32;
-                    p.entries[0].children.push(i);
-                    p.entries.push(Entry {
-                        cost_centre: cc,
-                        counters: c,
-                        children: vec![],
-                    });
-                }
-            }
-        }
-        CostCentreMode::Stacks => {
-            let children = stacks.children();
-            // Pre-order numbering with an explicit stack.
-            let mut order = Vec::new();
-            let mut work = vec![main_entry];
-            while let Some(s) = work.pop() {
-                order.push(s);
-                for &c in children[s as usize].iter().rev() {
-                    work.push(c);
-                }
-            }
-            let mut index = vec![u32::MAX; stacks.len()];
-            for (i, &s) in order.iter().enumerate() {
-                index[s as usize] = i as u32;
-            }
-            p.entries = order
-                .iter()
-                .map(|&s| Entry {
-                    cost_centre: stacks.node(s).cc,
-                    counters: counters_of(s),
-                    children: children[s as usize]
-                        .iter()
-                        .map(|&c| index[c as usize])
-                        .collect(),
-                })
-                .collect();
-        }
-    }
-    p
 }

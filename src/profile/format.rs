@@ -423,6 +423,13 @@ pub fn try_write(profile: &Profile) -> Result<Vec<u8>, WriteError> {
 /// the same directory, flushed to disk, then renamed over `path`.
 pub fn write_file_atomic(path: &Path, profile: &Profile) -> io::Result<()> {
     let bytes = try_write(profile).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+    write_bytes_atomic(path, &bytes)
+}
+
+/// Writes `bytes` to `path` whole or not at all: into a new temporary file in
+/// the same directory, synced, then renamed over `path`. Used for every file
+/// stg-run writes (the profile, the heap profile).
+pub fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => std::path::PathBuf::from("."),
@@ -453,7 +460,7 @@ pub fn write_file_atomic(path: &Path, profile: &Profile) -> io::Result<()> {
         }
     };
     let result = (|| {
-        file.write_all(&bytes)?;
+        file.write_all(bytes)?;
         file.sync_all()?;
         drop(file);
         std::fs::rename(&tmp_path, path)?;

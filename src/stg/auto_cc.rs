@@ -11,8 +11,11 @@
 //!   `f` bound in `main`'s body is `main.f`, and `h` bound in that `f`'s body
 //!   is `main.f.h`. Only bindings count as links of the chain; lambdas,
 //!   cases and `scc`s in between do not.
-//! * Bindings whose body is a constructor application get no cost centre
-//!   (they are values; entering them does no work).
+//! * Constructor *values* (no arguments, body a constructor application) get
+//!   no cost centre: they are in head normal form and entering them does no
+//!   work. A *function* whose body is a constructor application does get
+//!   one, as GHC's `-fprof-auto` gives it one (queens' `extend.add` has 152
+//!   entries in tests/ghc/queens.tree); see docs/DECISIONS.md.
 //! * The Prelude is never touched; run this after checking, so the
 //!   free-variable lists are already complete (an `scc` binds no variable).
 //!
@@ -51,11 +54,10 @@ pub fn apply(program: &mut Program, mode: AutoCc) {
     }
 }
 
-/// Wraps a binding's body in `scc "label"` unless it is a constructor
-/// application.
+/// Wraps a binding's body in `scc "label"` unless it is a constructor value.
 fn wrap(binding: &mut Binding, label: String) {
     let body = &mut binding.lambda.body;
-    if matches!(body.kind, ExprKind::Con { .. }) {
+    if binding.lambda.args.is_empty() && matches!(body.kind, ExprKind::Con { .. }) {
         return;
     }
     let span = if body.span.file == binding.name.span.file {

@@ -23,8 +23,11 @@
 //!
 //! * A variable of the body that resolves to a local of an enclosing scope is
 //!   a free variable of the lambda. When the `{…}` list is omitted it is
-//!   inferred; when given, a missing local is an error (pointing at the use
-//!   and at the list) and a listed local the body does not use is a warning.
+//!   inferred; when given, a missing local is an error (pointing at the use,
+//!   the list and the local's binder) and a listed local the body does not
+//!   use is a warning ("declared but unused free variable"). A missing local
+//!   is an error even when a global of the same name exists: the local
+//!   shadows the global, so silently reading the global would be a trap.
 //! * A name in the list that is not a local but a global is a **warning**
 //!   ("globals are never listed"): it is harmless, since the lambda sees the
 //!   globals anyway, and it is dropped from the list. A name in the list that

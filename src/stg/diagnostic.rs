@@ -73,7 +73,12 @@ impl Diagnostic {
             Severity::Warning => ReportKind::Warning,
         };
         let mut report = Report::build(kind, (name(self.span), self.span.range()))
-            .with_config(Config::default().with_color(color))
+            .with_config(
+                // Spans are byte offsets (ariadne's default counts characters).
+                Config::default()
+                    .with_color(color)
+                    .with_index_type(ariadne::IndexType::Byte),
+            )
             .with_message(&self.message)
             .with_label(Label::new((name(self.span), self.span.range())).with_message(&self.label));
         for (span, label) in &self.related {

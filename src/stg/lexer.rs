@@ -6,8 +6,9 @@
 //!
 //! The lexer never fails: a malformed token becomes a diagnostic plus either a
 //! best-effort token (an out-of-range literal lexes as `0#`, an unterminated
-//! string as the text up to the end of the line) or [`Tok::Error`], which the
-//! parser accepts silently so that one mistake is reported once.
+//! string as the text up to the end of the line) or [`Tok::Error`]. The parser
+//! does not report its own errors in a binding after a lexical error there, so
+//! one mistake is reported once.
 //!
 //! Columns count characters from 1; a tab advances to the next multiple of 8
 //! (plus one), as in Haskell.
@@ -164,6 +165,12 @@ pub fn lex(file: FileId, text: &str) -> (Vec<Token<'_>>, Vec<Diagnostic>) {
         tokens: Vec::with_capacity(text.len() / 3),
         diags: Vec::new(),
     };
+    // A byte-order mark is not part of the text (and takes no column).
+    if text.starts_with('\u{FEFF}') {
+        lx.pos = 3;
+        lx.line_start = 3;
+        lx.col_pos = 3;
+    }
     lx.run();
     (lx.tokens, lx.diags)
 }
@@ -485,7 +492,17 @@ impl<'a> Lexer<'a> {
                             format!("unexpected `{text}`"),
                         )
                         .with_label("not a token of the language");
-                        if let Some(op) = PrimOp::from_str(&format!("{text}#")) {
+                        if text == "-" && self.peek(0) == b'}' {
+                            d = Diagnostic::error(
+                                self.span(start, self.pos + 1),
+                                "`-}` without an open comment",
+                            )
+                            .with_label("no `{-` before this closes")
+                            .with_help("remove it, or open the comment with `{-`");
+                            self.pos += 1;
+                        } else if matches!(text, "=>" | "=>>" | "-->>") {
+                            d = d.with_help("write `->` between arguments or pattern and body");
+                        } else if let Some(op) = PrimOp::from_str(&format!("{text}#")) {
                             d = d.with_help(format!(
                                 "primitive operations end in `#`: write `{}`",
                                 op.as_str()
@@ -671,6 +688,17 @@ mod tests {
         assert_eq!(errs("x ¤¤`é y"), vec!["unexpected characters \"¤¤`é\""]);
         assert_eq!(errs("\\x"), vec!["unknown update flag `\\x`"]);
         assert_eq!(errs("+"), vec!["unexpected `+`"]);
+        assert_eq!(errs("x -} y"), vec!["`-}` without an open comment"]);
+        let (t, _) = lex(0, "x -} y");
+        assert_eq!(t.len(), 3);
+    }
+
+    #[test]
+    fn byte_order_mark_and_crlf() {
+        let (t, d) = lex(0, "\u{FEFF}a = b\r\nc\r\n");
+        assert!(d.is_empty());
+        let pos: Vec<(u32, u32)> = t.iter().map(|t| (t.line, t.col)).collect();
+        assert_eq!(pos, vec![(1, 1), (1, 3), (1, 5), (2, 1)]);
     }
 
     #[test]

@@ -10,6 +10,12 @@
 //! success; on failure the `Err` holds every error and warning, in the order
 //! found (use [`crate::stg::diagnostic::render_all`] to print them in source
 //! order).
+//!
+//! The module named `Prelude` is the Prelude wherever it comes from: with the
+//! bundled Prelude loaded, a user file `Prelude.stg` is an error (two modules
+//! named `Prelude`); without it (`--no-prelude`), a user file `Prelude.stg`
+//! takes the bundled one's place (its names may be hidden by user bindings,
+//! `main` is not looked for in it, and `--auto-cc` leaves it alone).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -84,9 +90,17 @@ pub fn load_with(
             diags.push(
                 Diagnostic::error(
                     Span::new(file, 0, 0),
-                    format!(
-                        "module `{name}` is loaded twice: from `{first_name}` and from `{path}`"
-                    ),
+                    if name == PRELUDE_MODULE && first_name == *path {
+                        // The bundled Prelude's file name is the repository's path,
+                        // so naming both files would name the same path twice.
+                        format!(
+                            "module `{name}` is loaded twice: `{path}` is also the bundled Prelude"
+                        )
+                    } else {
+                        format!(
+                            "module `{name}` is loaded twice: from `{first_name}` and from `{path}`"
+                        )
+                    },
                 )
                 .with_label(format!("`{path}` is module `{name}`"))
                 .with_related(

@@ -2,18 +2,33 @@
 //!
 //! Pipeline: [`lexer::lex`] (hand-written) → [`layout::layout`] (virtual block
 //! tokens, top level cut into bindings) → one chumsky parse per top-level
-//! binding. Parsing each binding separately is the error recovery: every
-//! binding with a mistake gets its own error, and a mistake never swallows the
-//! bindings after it. Inside a binding, an empty `let`/`case` block is reported
-//! without stopping the parse.
+//! binding.
+//!
+//! Error recovery, in three layers:
+//! - each top-level binding is parsed on its own, so every binding with a
+//!   mistake gets its own error and a mistake never swallows the bindings
+//!   after it;
+//! - inside a binding, a `let` binding or `case` alternative that fails is
+//!   skipped up to the next item of its block (chumsky `recover_with`), so one
+//!   binding can report several errors;
+//! - blocks with no items are reported by a scan of the tokens, with the
+//!   indentation advice that is almost always the fix; parse errors in a
+//!   binding after a lexical error or an empty block are not reported (they
+//!   are consequences).
+//!
+//! Speed: each binding is first parsed with chumsky's `EmptyErr` (no error
+//! bookkeeping); only a binding that fails is parsed again with `Rich` errors
+//! to explain it. Both use the same grammar function.
 //!
 //! Stack: chumsky's `recursive` grows the stack on the heap when needed (its
 //! default `stacker` feature), and layout rejects nesting deeper than
-//! [`layout::MAX_DEPTH`], so no input can overflow the stack, whatever thread
-//! the parser runs on. `scc` chains are parsed by repetition, not recursion.
+//! [`layout::MAX_DEPTH`] (counting `let … in` and `scc` chains too), so no
+//! input can overflow the stack, whatever thread the parser runs on, and no
+//! later pass sees a tree deeper than about that. `scc` chains are parsed by
+//! repetition, not recursion.
 
 use crate::stg::diagnostic::Diagnostic;
-use crate::stg::layout::{self, MAX_DEPTH};
+use crate::stg::layout;
 use crate::stg::lexer::{self, Tok};
 use crate::stg::syntax::*;
 use chumsky::error::RichPattern;
@@ -82,7 +97,7 @@ pub fn parse_module(
                 {
                     continue;
                 }
-                diags.push(to_diagnostic(file, &e, slice, end));
+                diags.push(to_diagnostic(file, text, &e, slice, end));
             }
         }
         if let (Some(b), true) = (out, ok) {
@@ -422,8 +437,19 @@ fn describe_pattern(p: &RichPattern<Tok>) -> String {
     }
 }
 
+/// Whether only blanks precede byte `pos` on its line.
+fn starts_line(text: &str, pos: usize) -> bool {
+    let before = &text.as_bytes()[..pos.min(text.len())];
+    before
+        .iter()
+        .rev()
+        .take_while(|&&b| b != b'\n')
+        .all(|&b| b == b' ' || b == b'\t' || b == b'\r')
+}
+
 fn to_diagnostic(
     file: FileId,
+    text: &str,
     e: &Rich<Tok, SimpleSpan>,
     slice: &[(Tok, SimpleSpan)],
     end: usize,
@@ -485,6 +511,20 @@ fn to_diagnostic(
         .with_label("expected `=`")
         .with_help(
             "a binding is `name = {free} \\flag {args} -> body` (arguments come after the update flag); if this line continues the previous binding, indent it further right",
+        );
+    }
+
+    // A line indented further right than its block continues the previous
+    // item; when it cannot, it was probably meant to start a new item.
+    let ends_item = has(&Tok::VSemi) || has(&Tok::VClose);
+    if found.is_some() && ends_item && starts_line(text, e.span().start) {
+        return Diagnostic::error(
+            span,
+            format!("expected {exp_text}, found {found_text}"),
+        )
+        .with_label("this line continues the previous one")
+        .with_help(
+            "a line indented further right than its block's items continues the previous line; to start a new binding or alternative, align it exactly with the first one",
         );
     }
 
@@ -569,9 +609,6 @@ fn to_diagnostic(
     d
 }
 
-/// For tests and tools: how deep nesting may go before it is an error.
-pub const NESTING_LIMIT: usize = MAX_DEPTH;
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -608,6 +645,68 @@ mod tests {
             }
             k => panic!("{k:?}"),
         }
+    }
+
+    #[test]
+    fn every_form() {
+        let src = "f = {a, b} \\s {} ->\n  case g of\n    C {x, y} -> scc \"l\" h {x, -5#}\n    D -> (E)\n    F {} -> letrec r = \\r {z} -> r {z} in r\n    -1# -> 7#\n    v -> negate# {v}\n    default -> let q = \\n {} -> Nil in q\n";
+        let m = parse_ok(src);
+        let lam = &m.bindings[0].lambda;
+        assert_eq!(lam.flag, Flag::SingleEntry);
+        assert_eq!(lam.free.as_ref().map(Vec::len), Some(2));
+        let ExprKind::Case { scrutinee, alts } = &lam.body.kind else {
+            panic!()
+        };
+        assert!(
+            matches!(&scrutinee.kind, ExprKind::App { fun, args } if fun.name == "g" && args.is_empty())
+        );
+        assert_eq!(alts.len(), 6);
+        assert!(matches!(&alts[0].pattern, Pattern::Con { vars, .. } if vars.len() == 2));
+        match &alts[0].body.kind {
+            ExprKind::Scc { label, body, .. } => {
+                assert_eq!(label, "l");
+                assert!(matches!(&body.kind, ExprKind::App { args, .. }
+                    if matches!(args[1], Atom::Lit(-5, _))));
+            }
+            k => panic!("{k:?}"),
+        }
+        assert!(
+            matches!(&alts[1].pattern, Pattern::Con { con, vars } if con.name == "D" && vars.is_empty())
+        );
+        assert!(
+            matches!(&alts[1].body.kind, ExprKind::Con { con, args } if con.name == "E" && args.is_empty())
+        );
+        assert!(matches!(
+            &alts[2].body.kind,
+            ExprKind::Let { rec: true, .. }
+        ));
+        assert!(matches!(alts[3].pattern, Pattern::Lit(-1, _)));
+        assert!(matches!(alts[3].body.kind, ExprKind::Lit(7)));
+        assert!(matches!(&alts[4].pattern, Pattern::Var(v) if v.name == "v"));
+        assert!(
+            matches!(&alts[4].body.kind, ExprKind::Prim { op: PrimOp::Negate, args, .. } if args.len() == 1)
+        );
+        assert!(matches!(alts[5].pattern, Pattern::Default(_)));
+        let ExprKind::Let {
+            rec: false,
+            bindings,
+            ..
+        } = &alts[5].body.kind
+        else {
+            panic!()
+        };
+        assert_eq!(bindings[0].lambda.flag, Flag::NonUpdatable);
+        // Spans: an alternative covers its pattern and body, a binding name its text.
+        assert_eq!(&src[alts[3].span.range()], "-1# -> 7#");
+        assert_eq!(&src[alts[0].body.span.range()], "scc \"l\" h {x, -5#}");
+    }
+
+    #[test]
+    fn errors_return_no_module() {
+        let (m, d) = parse_module(0, "t", "f = \\r {x} -> x\ng = {} {x} -> x\n");
+        assert!(m.is_none());
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].span.range(), 23..24);
     }
 
     #[test]

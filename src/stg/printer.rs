@@ -17,7 +17,8 @@
 //!   parenthesised, since its own blocks must close before `of`.
 //! * `scc "label" e`: a simple body is parenthesised, as in the paper's
 //!   `scc "foo" (map {double, l})`; a `let` or `case` body starts on the next
-//!   line, indented two columns, with no parentheses (`scc` extends as far
+//!   line, indented two columns (not indented inside a `let` chain), with no
+//!   parentheses (`scc` extends as far
 //!   right as possible, and this way every block column is fixed by leading
 //!   spaces, never by a label's width); a chain `scc "a" scc "b" ...` stays
 //!   on one line without parentheses (each `(` counts towards the parser's
@@ -208,8 +209,14 @@ impl Printer {
                         // body needs no parentheses; it starts on the next
                         // line so its block columns do not depend on the
                         // label's width.
+                        // Inside a `let` chain, the next line stays at this
+                        // column (the chain's `in`s stay in theirs), so a
+                        // chain alternating `let` and `scc` does not drift
+                        // right.
                         ExprKind::Let { .. } | ExprKind::Case { .. } => {
-                            col += 2;
+                            if in_col.is_none() {
+                                col += 2;
+                            }
                             self.newline(col);
                         }
                         // The paper's style: `scc "foo" (map {double, l})`.
@@ -218,7 +225,6 @@ impl Printer {
                             close_parens += 1;
                         }
                     }
-                    in_col = None;
                     expr = body;
                     continue;
                 }

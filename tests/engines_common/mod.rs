@@ -40,6 +40,10 @@ pub struct Outcome {
     pub error: Option<String>,
     pub steps: u64,
     pub profile: Vec<u8>,
+    /// The heap profile as `.hp` text, when one was asked for.
+    pub heap_profile: Option<String>,
+    /// GC statistics: same allocations and roots give the same collections.
+    pub gc: (u64, u64, u64, u64),
 }
 
 pub fn run_engine(l: &Loaded, engine: Engine, options: &RunOptions) -> Outcome {
@@ -56,6 +60,13 @@ pub fn run_engine(l: &Loaded, engine: Engine, options: &RunOptions) -> Outcome {
         error: r.error.map(|e| e.to_string()),
         steps: r.stats.steps,
         profile: format::write(&r.profile),
+        heap_profile: r.heap_profile.map(|h| h.to_hp("job", "date")),
+        gc: (
+            r.stats.bytes_allocated,
+            r.stats.bytes_copied,
+            r.stats.collections,
+            r.stats.max_residency_bytes,
+        ),
     }
 }
 
@@ -80,6 +91,19 @@ pub fn compare(l: &Loaded, options: &RunOptions) -> Result<Outcome, String> {
         return Err(format!(
             "steps differ: reference {}, fast {}",
             a.steps, b.steps
+        ));
+    }
+    if a.heap_profile != b.heap_profile {
+        return Err(format!(
+            "heap profiles differ:\nreference:\n{}\nfast:\n{}",
+            a.heap_profile.unwrap_or_default(),
+            b.heap_profile.unwrap_or_default()
+        ));
+    }
+    if a.gc != b.gc {
+        return Err(format!(
+            "heap statistics (allocated, copied, collections, residency) differ: reference {:?}, fast {:?}",
+            a.gc, b.gc
         ));
     }
     if a.profile != b.profile {

@@ -10,6 +10,8 @@
 # profile: one line per node, "<indent><cost centre> <module> <entries>",
 # the indent being GHC's (one space per level), without the CAF nodes of
 # GHC's own modules (GHC.*), which have no counterpart in stg-run.
+# Programs without a twin may have an output check in output-checks/X.hs,
+# whose output (without profiling) must equal programs/X.stdout.
 #
 # Needs ghc and ghc-prof (Debian: apt-get install ghc ghc-prof). Works from
 # any directory; writes only into tests/ghc/. Usage:
@@ -40,6 +42,28 @@ tree() {
 }
 
 status=0
+
+# Output checks (tests/ghc/output-checks/X.hs): compiled without profiling,
+# only their output is compared with programs/X.stdout.
+if [ $# -eq 0 ]; then
+  for src in "$here"/output-checks/*.hs; do
+    [ -f "$src" ] || continue
+    name=$(basename "$src" .hs)
+    dir="$tmp/check.$name"
+    mkdir -p "$dir"
+    cp "$src" "$dir/$name.hs"
+    if (cd "$dir" && ghc -o "$name" "$name.hs" >ghc.log 2>&1 && ./"$name" >stdout 2>stderr) \
+       && cmp -s "$dir/stdout" "$root/programs/$name.stdout"; then
+      echo "$name (output check): ok"
+    else
+      echo "regenerate.sh: output check $name failed:" >&2
+      cat "$dir/ghc.log" >&2 2>/dev/null || true
+      diff "$dir/stdout" "$root/programs/$name.stdout" >&2 || true
+      status=1
+    fi
+  done
+fi
+
 for name in $names; do
   src="$here/$name.hs"
   [ -f "$src" ] || { echo "regenerate.sh: no $src" >&2; status=1; continue; }

@@ -1,0 +1,158 @@
+//! Cost accounting shared by the engines: the entry (cost centre or stack)
+//! table, the counters of every entry, the stacks-mode operations the rules
+//! use, and building the [`Profile`] at the end. An engine keeps only the
+//! current entry (a `u32`) and calls these at the points the rules say.
+
+use crate::machine::CostCentreMode;
+use crate::profile::cost_centre::{CcId, CostCentreTable, MAIN_CC};
+use crate::profile::stacks::{EMPTY, StackTree};
+use crate::profile::{Counters, Entry, Profile};
+
+pub struct Accounting {
+    pub mode: CostCentreMode,
+    pub stacks: StackTree,
+    counters: Vec<Counters>,
+    /// `MAIN` (flat) or the stack `MAIN` (stacks mode): current at the start
+    /// and while the result is printed.
+    pub main_entry: u32,
+}
+
+impl Accounting {
+    pub fn new(mode: CostCentreMode) -> Accounting {
+        let mut stacks = StackTree::new();
+        let main_entry = match mode {
+            CostCentreMode::Flat => MAIN_CC,
+            CostCentreMode::Stacks => stacks.child(EMPTY, MAIN_CC),
+        };
+        Accounting {
+            mode,
+            stacks,
+            counters: Vec::new(),
+            main_entry,
+        }
+    }
+
+    /// The counters of an entry.
+    pub fn ctr(&mut self, e: u32) -> &mut Counters {
+        let i = e as usize;
+        if self.counters.len() <= i {
+            self.counters.resize(i + 1, Counters::default());
+        }
+        &mut self.counters[i]
+    }
+
+    pub fn counters_of(&self, e: u32) -> Counters {
+        self.counters.get(e as usize).copied().unwrap_or_default()
+    }
+
+    /// `Module.cc` (flat) or `MAIN > Module.cc > …` (stacks), for messages.
+    pub fn name(&self, e: u32, table: &CostCentreTable) -> String {
+        match self.mode {
+            CostCentreMode::Flat => table.qualified(e),
+            CostCentreMode::Stacks => self.stacks.render(e, &|c| table.qualified(c)),
+        }
+    }
+
+    /// The entry a top-level closure of `module` carries: `CAF` of its module
+    /// (flat); the empty stack for a function, `MAIN > CAF` otherwise (stacks).
+    pub fn static_entry(
+        &mut self,
+        table: &CostCentreTable,
+        module: usize,
+        is_function: bool,
+    ) -> u32 {
+        let caf = table.cafs.get(module).copied().unwrap_or(MAIN_CC);
+        match self.mode {
+            CostCentreMode::Flat => caf,
+            CostCentreMode::Stacks if is_function => EMPTY,
+            CostCentreMode::Stacks => self.stacks.child(self.main_entry, caf),
+        }
+    }
+
+    /// Entering a function (rule 2, n ≥ 1) or applying a partial
+    /// application whose captured entry is `captured`: stacks mode appends
+    /// it to `current`; flat mode changes nothing.
+    pub fn enter_function(&mut self, current: u32, captured: u32) -> u32 {
+        match self.mode {
+            CostCentreMode::Flat => current,
+            CostCentreMode::Stacks => self.stacks.append(current, captured),
+        }
+    }
+
+    /// `scc l` in stacks mode: `push(current, l)`. (Flat mode's frame is the
+    /// engine's business; the new entry is `l`.)
+    pub fn scc(&mut self, current: u32, l: CcId) -> u32 {
+        match self.mode {
+            CostCentreMode::Flat => l,
+            CostCentreMode::Stacks => self.stacks.push(current, l),
+        }
+    }
+
+    /// The profile: flat: root `MAIN`, children every other cost centre with
+    /// any cost or count, in id order; stacks: the tree of stacks under
+    /// `MAIN`, children in cost-centre-id order. Entries in pre-order.
+    pub fn profile(&self, table: &CostCentreTable, frequency: u64) -> Profile {
+        let mut p = empty_profile(table);
+        p.frequency = frequency;
+        match self.mode {
+            CostCentreMode::Flat => {
+                p.entries[0].counters = self.counters_of(MAIN_CC);
+                for cc in 2..=table.len() as u32 {
+                    let c = self.counters_of(cc);
+                    if c != Counters::default() {
+                        let i = p.entries.len() as u32;
+                        p.entries[0].children.push(i);
+                        p.entries.push(Entry {
+                            cost_centre: cc,
+                            counters: c,
+                            children: vec![],
+                        });
+                    }
+                }
+            }
+            CostCentreMode::Stacks => {
+                let children = self.stacks.children();
+                // Pre-order numbering with an explicit stack.
+                let mut order = Vec::new();
+                let mut work = vec![self.main_entry];
+                while let Some(s) = work.pop() {
+                    order.push(s);
+                    for &c in children[s as usize].iter().rev() {
+                        work.push(c);
+                    }
+                }
+                let mut index = vec![u32::MAX; self.stacks.len()];
+                for (i, &s) in order.iter().enumerate() {
+                    index[s as usize] = i as u32;
+                }
+                p.entries = order
+                    .iter()
+                    .map(|&s| Entry {
+                        cost_centre: self.stacks.node(s).cc,
+                        counters: self.counters_of(s),
+                        children: children[s as usize]
+                            .iter()
+                            .map(|&c| index[c as usize])
+                            .collect(),
+                    })
+                    .collect();
+            }
+        }
+        p
+    }
+}
+
+/// A profile with every cost centre and a zero root.
+pub fn empty_profile(table: &CostCentreTable) -> Profile {
+    Profile {
+        frequency: 0,
+        overhead: 0,
+        modules: table.modules.clone(),
+        cost_centres: table.cost_centres.clone(),
+        entries: vec![Entry {
+            cost_centre: MAIN_CC,
+            counters: Counters::default(),
+            children: vec![],
+        }],
+    }
+}

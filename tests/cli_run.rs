@@ -1,0 +1,386 @@
+//! `stg-run` as a command: exit statuses (0 success, 1 rejected program or
+//! unreadable/unwritable file, 2 bad command line, 3 runtime error or limit;
+//! the doc comment at the top of src/bin/stg-run.rs), `--help`, errors about
+//! files and sizes, `--stats`, `--trace`, `--profile`'s default file.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use stg_run::profile::format;
+
+fn programs_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("programs")
+}
+
+fn program(name: &str) -> String {
+    programs_dir()
+        .join(format!("{name}.stg"))
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+fn scratch(test: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli_run")
+        .join(test);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn stg_run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_stg-run"))
+        .args(args)
+        .output()
+        .expect("stg-run starts")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn total_ticks(file: &Path) -> u64 {
+    let profile = format::read(&std::fs::read(file).unwrap()).unwrap();
+    profile.entries.iter().map(|e| e.counters.ticks).sum()
+}
+
+#[test]
+fn exit_status_0_success() {
+    let out = stg_run(&[program("paper_map_scc")]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), "[2,4]\n");
+    assert_eq!(text(&out.stderr), "");
+}
+
+#[test]
+fn exit_status_1_rejected_program_or_unreadable_file() {
+    let dir = scratch("status1");
+    let bad = dir.join("bad.stg");
+    std::fs::write(&bad, "main = {} \\u {} -> foo {}\n").unwrap();
+    let out = stg_run(&[&bad]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty(), "a rejected program does not run");
+
+    // A missing file: one clear line naming it.
+    let missing = dir.join("no_such_file.stg");
+    let out = stg_run(&[&missing]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "stg-run: cannot read {}: No such file or directory (os error 2)\n",
+            missing.display()
+        )
+    );
+    // A directory is not a source file.
+    let out = stg_run(&[&dir]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with(&format!("stg-run: cannot read {}: ", dir.display())),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+#[test]
+fn exit_status_2_bad_command_line() {
+    let p = program("paper_map_scc");
+    for args in [
+        vec![],                              // no file
+        vec!["--no-such-flag", &p],          // unknown flag
+        vec!["--engine=turbo", &p],          // bad value
+        vec!["--cost-centres", "trees", &p], // bad value
+        vec!["--max-steps", "many", &p],     // not a number
+        vec!["--trace=xml", &p],             // bad format
+        vec!["--check", "--print", &p],      // conflicting
+        vec!["--max-heap", "10Q", &p],       // bad suffix
+    ] {
+        let out = stg_run(&args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}: nothing runs");
+    }
+}
+
+#[test]
+fn bad_sizes_say_what_is_wrong() {
+    let p = program("paper_map_scc");
+    for (flag, value, says) in [
+        (
+            "--max-heap",
+            "10Q",
+            "unknown size suffix `Q`: use K, M or G",
+        ),
+        (
+            "--max-stack",
+            "lots",
+            "is not a size: write bytes, or a number with K, M or G",
+        ),
+        ("--max-heap", "99999999999999G", "is too large"),
+    ] {
+        let out = stg_run(&[flag, value, &p]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        let first = stderr.lines().next().unwrap();
+        assert!(
+            first.contains(&format!("'{value}'")) && first.contains(flag) && first.contains(says),
+            "{flag} {value}: {first}"
+        );
+    }
+    // Good sizes are accepted (and big enough for the program).
+    for size in ["64M", "64m", "1G", "100000000"] {
+        let out = stg_run(&["--max-heap", size, "--max-stack", size, &p]);
+        assert_eq!(out.status.code(), Some(0), "{size}: {}", text(&out.stderr));
+    }
+}
+
+#[test]
+fn exit_status_3_runtime_error_or_limit() {
+    let dir = scratch("status3");
+    for (args, says) in [
+        (
+            vec![program("no_match")],
+            "stg-run: runtime error: no matching alternative for Nil",
+        ),
+        (
+            vec![program("single_entry_twice")],
+            "stg-run: runtime error: single-entry (\\s) closure",
+        ),
+        (
+            vec![program("nfib"), "--max-steps".into(), "100".into()],
+            "stg-run: runtime error: step limit of 100 reached; raise it with --max-steps",
+        ),
+        (
+            vec![program("nfib"), "--max-heap".into(), "4K".into()],
+            "stg-run: runtime error: heap exhausted",
+        ),
+    ] {
+        let file = dir.join("p.pgcl");
+        let _ = std::fs::remove_file(&file);
+        let mut all = args.clone();
+        all.extend([
+            "--profile-file".to_string(),
+            file.to_str().unwrap().to_string(),
+        ]);
+        let out = stg_run(&all);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{args:?}: {stderr}");
+        assert!(stderr.starts_with(says), "{args:?}: {stderr}");
+        assert!(stderr.contains("\n  cost centre: "), "{stderr}");
+        assert!(file.exists(), "{args:?}: the profile is still written");
+        if args.iter().any(|a| a == "--max-steps") {
+            assert_eq!(total_ticks(&file), 100);
+        }
+    }
+}
+
+/// The Cli struct's fields, as flags: every `name: type` field of
+/// `struct Cli` in src/bin/stg-run.rs but `files`, `snake_case` → `--kebab-case`.
+/// Read from the source so that a new flag must be documented here too.
+fn declared_flags() -> Vec<String> {
+    let source =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/bin/stg-run.rs"))
+            .unwrap();
+    let body = source
+        .split("struct Cli {")
+        .nth(1)
+        .and_then(|rest| rest.split("\n}").next())
+        .expect("struct Cli in src/bin/stg-run.rs");
+    let flags: Vec<String> = body
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.starts_with("//") && !l.starts_with("#["))
+        .filter_map(|l| l.split_once(':').map(|(name, _)| name.trim()))
+        .filter(|name| !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+        .filter(|name| *name != "files")
+        .map(|name| format!("--{}", name.replace('_', "-")))
+        .collect();
+    assert!(flags.len() >= 15, "found only {flags:?}");
+    flags
+}
+
+#[test]
+fn help_mentions_and_explains_every_flag() {
+    let out = stg_run(&["--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let help = text(&out.stdout);
+    insta::assert_snapshot!("stg_run_help", help);
+    let lines: Vec<&str> = help.lines().collect();
+    for flag in declared_flags() {
+        // The flag's line, then its description on the next line.
+        let at = lines
+            .iter()
+            .position(|l| {
+                let l = l.trim_start();
+                l.starts_with(&format!("{flag} "))
+                    || l.starts_with(&format!("{flag}["))
+                    || *l == flag
+            })
+            .unwrap_or_else(|| panic!("--help does not mention {flag}"));
+        let description = lines.get(at + 1).map(|l| l.trim()).unwrap_or("");
+        assert!(
+            description.len() > 20,
+            "{flag} has no description in --help: {description:?}"
+        );
+    }
+    // The examples name programs that exist.
+    for word in help
+        .split_whitespace()
+        .filter(|w| w.starts_with("programs/"))
+    {
+        assert!(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(word).exists(),
+            "--help's example names {word}, which does not exist"
+        );
+    }
+    // And the exit statuses of the doc comment.
+    assert!(help.contains("Exit status: 0 success; 1 static errors or unreadable files; 2 bad command line; 3 runtime error or limit reached"));
+}
+
+#[test]
+fn stats_print_ghc_style_statistics() {
+    let dir = scratch("stats");
+    let file = dir.join("p.pgcl");
+    // A heap small enough that the collector runs.
+    let out = stg_run(&[
+        program("queens").as_str(),
+        "--stats",
+        "--max-heap",
+        "256K",
+        "--reproducible",
+        "--profile-file",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    let number = |what: &str| -> u64 {
+        let line = stderr
+            .lines()
+            .find(|l| l.contains(what))
+            .unwrap_or_else(|| panic!("no `{what}` in --stats:\n{stderr}"));
+        line.split_whitespace()
+            .next()
+            .unwrap()
+            .replace(',', "")
+            .parse()
+            .unwrap_or_else(|_| panic!("{line}"))
+    };
+    let allocated = number("bytes allocated in the heap");
+    let copied = number("bytes copied during GC");
+    let residency = number("bytes maximum residency");
+    let collections = number(" collections");
+    let steps = number("machine steps");
+    for field in [
+        "MUT     time",
+        "GC      time",
+        "Total   time",
+        "Productivity",
+        "Alloc rate",
+    ] {
+        assert!(stderr.contains(field), "no `{field}` in --stats:\n{stderr}");
+    }
+    let profile = format::read(&std::fs::read(&file).unwrap()).unwrap();
+    let words: u64 = profile.entries.iter().map(|e| e.counters.words).sum();
+    assert_eq!(allocated, words * 8, "allocation agrees with the profile");
+    assert_eq!(steps, total_ticks(&file), "steps agree with the profile");
+    assert!(collections > 0, "a 256K heap collects: {stderr}");
+    assert!(copied > 0 && residency > 0, "{stderr}");
+    assert!(
+        residency <= 256 * 1024,
+        "residency within --max-heap: {stderr}"
+    );
+    // Without --stats, nothing on stderr.
+    let quiet = stg_run(&[program("queens")]);
+    assert_eq!(text(&quiet.stderr), "");
+}
+
+#[test]
+fn trace_prints_one_line_per_step() {
+    let dir = scratch("trace");
+    for format in ["--trace", "--trace=text", "--trace=json"] {
+        let file = dir.join("p.pgcl");
+        let out = stg_run(&[
+            program("paper_map_scc").as_str(),
+            format,
+            "--profile-file",
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(
+            text(&out.stdout),
+            "[2,4]\n",
+            "the trace goes to stderr only"
+        );
+        let stderr = text(&out.stderr);
+        let steps = total_ticks(&file);
+        assert_eq!(steps, 62, "paper_map_scc takes 62 steps");
+        assert_eq!(stderr.lines().count() as u64, steps, "{format}");
+        if format == "--trace=json" {
+            assert!(
+                stderr
+                    .lines()
+                    .all(|l| l.starts_with('{') && l.ends_with('}'))
+            );
+        } else {
+            for (i, line) in stderr.lines().enumerate() {
+                let n: usize = line.split_whitespace().next().unwrap().parse().unwrap();
+                assert_eq!(n, i + 1, "{line}");
+            }
+        }
+    }
+}
+
+#[test]
+fn profile_flag_writes_stem_pgcl_in_the_current_directory() {
+    let dir = scratch("default_profile");
+    let out = Command::new(env!("CARGO_BIN_EXE_stg-run"))
+        .args([program("paper_map_scc").as_str(), "--profile"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let file = dir.join("paper_map_scc.pgcl");
+    assert_eq!(total_ticks(&file), 62);
+    let profile = format::read(&std::fs::read(&file).unwrap()).unwrap();
+    assert!(
+        profile.frequency > 0,
+        "without --reproducible the header carries the steps per second"
+    );
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["paper_map_scc.pgcl"], "and nothing else");
+}
+
+/// A closed standard error (`stg-run ... 2>&1 | head -1`) must not make
+/// `stg-run` panic before it writes the profile (it did: `eprint!` of the
+/// statistics panicked with "failed printing to stderr", exit 101, and no
+/// profile).
+#[test]
+fn closed_stderr_does_not_lose_the_profile() {
+    let dir = scratch("closed_stderr");
+    for program_name in ["paper_map_scc", "no_match"] {
+        let file = dir.join(format!("{program_name}.pgcl"));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_stg-run"))
+            .args([
+                program(program_name).as_str(),
+                "--stats",
+                "--profile-file",
+                file.to_str().unwrap(),
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Close the read end before the program has printed anything.
+        drop(child.stderr.take());
+        let status = child.wait().unwrap();
+        let want = if program_name == "no_match" { 3 } else { 0 };
+        assert_eq!(status.code(), Some(want), "{program_name}");
+        assert!(file.exists(), "{program_name}: the profile is written");
+    }
+}
