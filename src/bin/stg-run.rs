@@ -75,7 +75,7 @@ struct Cli {
     #[arg(long)]
     reproducible: bool,
 
-    /// What a profile tick is: one machine step (`steps`, deterministic).
+    /// What a profile tick is: one machine step (`steps`, deterministic) or CPU cycles (`cycles`).
     #[arg(long, value_enum, default_value_t = ClockArg::Steps)]
     clock: ClockArg,
 
@@ -141,6 +141,8 @@ enum AutoCcArg {
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum ClockArg {
     Steps,
+    /// CPU time-stamp-counter cycles, charged at each change of entry, GC excluded (fast engine).
+    Cycles,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -303,7 +305,18 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
             HeapByArg::Descr => HeapProfileBy::Descr,
         }),
         heap_interval: cli.heap_interval,
+        no_profile: !(cli.profile || cli.profile_file.is_some()),
+        clock: match cli.clock {
+            ClockArg::Steps => machine::Clock::Steps,
+            ClockArg::Cycles => machine::Clock::Cycles,
+        },
     };
+    if options.clock == machine::Clock::Cycles && options.engine == Engine::Reference {
+        say(
+            "stg-run: --clock=cycles is measured by the fast engine only; drop --engine=reference and --trace, or use --clock=steps\n",
+        );
+        return Ok(ExitCode::from(2));
+    }
 
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());

@@ -43,13 +43,15 @@ use crate::stg::syntax::Program;
 
 pub mod accounting;
 pub mod code;
+pub mod fast;
 pub mod heap_profile;
 pub mod lower;
 pub mod reference;
 
-/// Which engine runs the program. `Fast` currently falls back to the
-/// reference engine (the threaded interpreter does not exist yet); both give
-/// the same output, errors and profile by construction.
+/// Which engine runs the program: the threaded interpreter [`fast`] (the
+/// default; with a trace requested, the reference engine runs instead, as
+/// only it traces) or the rule-at-a-time [`reference`] engine. Both give the
+/// same output, errors, `--reproducible` profile and heap profile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Engine {
     Reference,
@@ -62,6 +64,18 @@ pub enum CostCentreMode {
     #[default]
     Flat,
     Stacks,
+}
+
+/// What a profile tick is (SEMANTICS.md, "Clocks").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Clock {
+    /// One tick per machine step (deterministic).
+    #[default]
+    Steps,
+    /// Time-stamp-counter cycles (x86-64; nanoseconds elsewhere), read at
+    /// each change of entry, garbage collection excluded. Fast engine only:
+    /// the reference engine counts steps whatever this says.
+    Cycles,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,6 +105,12 @@ pub struct RunOptions {
     pub heap_profile: Option<heap_profile::HeapProfileBy>,
     /// Steps between censuses (`--heap-interval`); 0 means 100,000.
     pub heap_interval: u64,
+    /// No profile is wanted: the fast engine skips its counters (the
+    /// profile it returns is then empty). Off by default, so a default
+    /// `RunOptions` profiles; the CLI sets it unless --profile or
+    /// --profile-file is given. The reference engine ignores it.
+    pub no_profile: bool,
+    pub clock: Clock,
 }
 
 /// Statistics of a run, printed like GHC's `+RTS -s` by `Display`.
@@ -384,7 +404,18 @@ pub fn run(
             };
         }
     };
-    // Engine::Fast falls back to the reference engine for now.
+    if options.engine == Engine::Fast && options.trace.is_none() {
+        let mut m = fast::Machine::new(&code, sources, options);
+        let error = m.run(out).err();
+        let _ = out.flush();
+        let _ = trace.flush();
+        return RunResult {
+            error,
+            profile: m.profile(options.reproducible),
+            stats: m.stats(),
+            heap_profile: m.take_heap_profile(),
+        };
+    }
     let mut m = reference::Machine::new(&code, sources, options);
     let error = m.run(out, trace).err();
     let _ = out.flush();

@@ -1639,7 +1639,8 @@ impl<'a> Machine<'a> {
     }
 }
 
-fn int_text(k: i64, prec: u8) -> String {
+/// An `Int#` as the result printer shows it at precedence `prec`.
+pub(crate) fn int_text(k: i64, prec: u8) -> String {
     if k < 0 && prec > 10 {
         format!("({k})")
     } else {

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Benchmarks of the two engines side by side, and of the Haskell twins under
+# GHCi and ghc -O0 -prof -fprof-auto (when ghc is installed).
+#
+#   bench/run.sh            # all programs
+#   bench/run.sh tak nfib30 # some of them
+#
+# Builds stg-run in release mode, then for each bench/programs/<p>.stg:
+#   - fast engine, profiling off: wall time, steps, steps/s, peak RSS, max residency
+#   - fast engine, --profile (flat): wall time -> profiling overhead
+#   - reference engine: wall time, steps/s -> speed ratio
+#   - GHCi (`ghc -e main`, bytecode interpreter) on bench/haskell/<p>.hs
+#   - ghc -O0 -prof -fprof-auto, run with +RTS -p
+# Wall times are the best of $RUNS runs (default 3; the reference engine and
+# GHCi run once). Prints a Markdown table.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-3}
+PROGRAMS=("$@")
+if [ ${#PROGRAMS[@]} -eq 0 ]; then
+  PROGRAMS=(nfib30 queens10 primes2000 tak pipeline)
+fi
+cargo build --release --quiet
+BIN=$PWD/target/release/stg-run
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+# best wall time (s) and peak RSS (KB) of a command, over N runs
+timed() {
+  local n=$1; shift
+  local best="" rss=""
+  for _ in $(seq "$n"); do
+    /usr/bin/time -f "%e %M" -o "$WORK/time" "$@" >"$WORK/out" 2>"$WORK/err" || true
+    read -r t m <"$WORK/time"
+    if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
+    if [ -z "$rss" ] || [ "$m" -gt "$rss" ]; then rss=$m; fi
+  done
+  echo "$best $rss"
+}
+
+ratio() { awk "BEGIN{ if ($2 > 0) printf \"%.2f\", $1 / $2; else print \"-\" }"; }
+
+echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores, $(uname -sr)"
+echo "ghc: $(ghc --numeric-version 2>/dev/null || echo 'not installed')"
+echo
+echo "| program | steps | fast s | fast Msteps/s | ref s | ref Msteps/s | fast/ref | fast+prof s | prof overhead | GHCi s | ghc -O0 -prof s | fast+prof / ghc-prof | peak RSS MB | max residency MB |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+for p in "${PROGRAMS[@]}"; do
+  src=bench/programs/$p.stg
+  read -r tf rss < <(timed "$RUNS" "$BIN" "$src" --stats)
+  steps=$(grep 'machine steps' "$WORK/err" | awk '{gsub(",","",$1); print $1}')
+  resid=$(grep 'maximum residency' "$WORK/err" | awk '{gsub(",","",$1); print $1}')
+  read -r tp _ < <(timed "$RUNS" "$BIN" "$src" --profile-file "$WORK/p.pgcl")
+  read -r tr _ < <(timed 1 "$BIN" "$src" --engine=reference)
+  ghci="-"; ghcprof="-"; vsprof="-"
+  hs=bench/haskell/$p.hs
+  if command -v ghc >/dev/null && [ -f "$hs" ]; then
+    read -r ghci _ < <(timed 1 ghc -v0 -e main "$hs")
+    mkdir -p "$WORK/$p"
+    ghc -v0 -O0 -prof -fprof-auto -rtsopts -outputdir "$WORK/$p" -o "$WORK/$p/prog" "$hs"
+    (cd "$WORK/$p" && read -r t _ < <(timed "$RUNS" ./prog +RTS -p -K1G -RTS) && echo "$t" >"$WORK/ghcprof")
+    ghcprof=$(cat "$WORK/ghcprof")
+    vsprof=$(ratio "$tp" "$ghcprof")
+  fi
+  msf=$(awk "BEGIN{ if ($tf > 0) printf \"%.0f\", $steps / $tf / 1e6; else print \"-\" }")
+  msr=$(awk "BEGIN{ if ($tr > 0) printf \"%.0f\", $steps / $tr / 1e6; else print \"-\" }")
+  speed=$(ratio "$tr" "$tf")
+  over=$(awk "BEGIN{ if ($tf > 0) printf \"%+.0f%%\", 100 * ($tp - $tf) / $tf; else print \"-\" }")
+  echo "| $p | $steps | $tf | $msf | $tr | $msr | ${speed}x | $tp | $over | $ghci | $ghcprof | $vsprof | $(awk "BEGIN{printf \"%.1f\", $rss/1024}") | $(awk "BEGIN{printf \"%.1f\", $resid/1048576}") |"
+done

@@ -1,0 +1,1598 @@
+//! The fast engine (`--engine=fast`, the default): the same rules as
+//! [`crate::machine::reference`], with the same meaning, without its costs.
+//!
+//! # Design
+//!
+//! - **Code.** It runs the resolved program [`Code`] (variables are slots or
+//!   global indices, constructors and cost centres ids) plus tables built once
+//!   in [`Prepared`]: each lambda's layout (free variables, arity, the size of
+//!   the environment its body needs), the words each `let` allocates. No hash
+//!   look-up, string compare or Rust allocation happens on the hot path.
+//! - **Environments** live in one contiguous value stack `vals`, not in
+//!   per-step vectors: entering a closure (rules 2, 15, 15′) opens a frame
+//!   at the *floor* (the end of the environment of the innermost case
+//!   continuation, or the height saved by the innermost update/restore frame,
+//!   whichever is more recent); a case continuation (rule 4) records its
+//!   frame instead of cloning it; a return (6–8, 11–13) resumes in that frame
+//!   and drops everything above it. A case continuation and its scrutinee
+//!   share the frame: their slots are disjoint (every `let` binding and case
+//!   binder of a body has its own slot), so nothing the scrutinee writes is
+//!   read by an alternative.
+//! - **Returned constructor fields** go to one reused buffer.
+//! - **The loop** ([`Machine::exec`]) is one `loop { match control }` that
+//!   never recurses. Each arm selects the rule exactly as the reference
+//!   engine's `select` does (same checks, same order, same errors), checks the
+//!   step limit, fires it and counts one step.
+//! - **Ticks** (steps clock) are not added per step: `tick_cc` is the entry
+//!   that accrues the running step count since `tick_mark`, and the count is
+//!   charged only when the entry changes and at the end. In a row of frame
+//!   pops (16/16′/17a/17a′, "hidden execution") `tick_cc` stays on the entry
+//!   current before the row, which is also the evaluating cost centre the
+//!   row's updates get; the first non-pop rule after the row moves it.
+//!   Tail calls and allocated words of the hot rules accrue the same way
+//!   (`pend_calls`, `pend_words`), so the common rules touch no counter.
+//! - **Profiling off** (`RunOptions::no_profile`): the counters are not
+//!   touched; the cost-centre register is still kept (errors name it).
+//!
+//! # Equivalence with the reference engine
+//!
+//! Output, runtime errors (kind, rule, cost centre, location, step), the
+//! profile and the heap profile are the same by construction (each arm
+//! mirrors a reference rule, in the same order of checks) and by test
+//! (`tests/engines_differential.rs`, `tests/engines_random.rs`). The heap
+//! sees the same allocations at the same points and the collector the same
+//! live roots (a scrutinee runs in a copy of its frame, as the reference
+//! engine clones it; dead frames and a stale returned-fields buffer are not
+//! roots), so collections, bytes copied, residency, heap censuses and the
+//! point where `--max-heap` is exceeded agree too; only addresses differ
+//! (roots are visited in another order), which nothing observable shows.
+
+use std::io::Write;
+use std::time::Instant;
+
+use crate::gc::{Addr, Heap, Info, Roots, Tag, Value, closure_words, default_limit_bytes};
+use crate::machine::accounting::Accounting;
+use crate::machine::code::*;
+use crate::machine::heap_profile::{self, HeapProfile, HeapProfileBy};
+use crate::machine::reference::int_text;
+use crate::machine::{Clock, CostCentreMode, ErrorKind, RunOptions, RuntimeError, Stats};
+use crate::profile::{Counters, Profile};
+use crate::stg::source::SourceMap;
+use crate::stg::syntax::{Flag, PrimOp, Span};
+
+/// The control component; environments live in `vals`, constructor fields
+/// in `fields`.
+#[derive(Clone, Copy, Debug)]
+enum Ctl {
+    Eval(ExprId),
+    Enter(Value),
+    RetCon(ConId),
+    RetInt(i64),
+}
+
+/// A case continuation: the `case`, its environment frame in `vals`.
+#[derive(Clone, Copy, Debug)]
+struct Cont {
+    case: ExprId,
+    env_base: usize,
+    /// Length of the environment (as the reference engine's vector).
+    env_len: usize,
+    as_height: usize,
+    cc: u32,
+}
+
+/// An update (`update = Some`) or restore frame.
+#[derive(Clone, Copy, Debug)]
+struct UFrame {
+    update: Option<Addr>,
+    as_base: usize,
+    rs_base: usize,
+    /// Height of `vals` that stays live while the frame is on the stack.
+    env_top: usize,
+    cc: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum PrintItem {
+    Text(&'static str),
+    Force(Value, u8),
+    ListRest(Value),
+    CloseImproper,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum PrintCtx {
+    Value(u8),
+    ListRest,
+}
+
+/// Everything the collector must see.
+struct St {
+    ctl: Ctl,
+    vals: Vec<Value>,
+    fields: Vec<Value>,
+    args: Vec<Value>,
+    us: Vec<UFrame>,
+    globals: Vec<Value>,
+    printing: Vec<PrintItem>,
+}
+
+impl Roots for St {
+    fn visit_roots(&mut self, f: &mut dyn FnMut(&mut Value)) {
+        if let Ctl::Enter(v) = &mut self.ctl {
+            f(v);
+        }
+        self.vals.iter_mut().for_each(&mut *f);
+        // Returned fields are live only while they are being returned (a
+        // stale buffer would keep garbage alive that the reference engine
+        // drops).
+        if let Ctl::RetCon(_) = self.ctl {
+            self.fields.iter_mut().for_each(&mut *f);
+        }
+        self.args.iter_mut().for_each(&mut *f);
+        for fr in &mut self.us {
+            if let Some(a) = fr.update {
+                let mut v = Value::Ptr(a);
+                f(&mut v);
+                if let Value::Ptr(b) = v {
+                    fr.update = Some(b);
+                }
+            }
+        }
+        self.globals.iter_mut().for_each(&mut *f);
+        for p in &mut self.printing {
+            match p {
+                PrintItem::Force(v, _) | PrintItem::ListRest(v) => f(v),
+                PrintItem::Text(_) | PrintItem::CloseImproper => {}
+            }
+        }
+    }
+}
+
+/// A lambda's layout, precomputed.
+#[derive(Clone, Copy, Debug)]
+struct Lam {
+    nfree: u32,
+    arity: u32,
+    /// Environment size when entered as a function (rule 2).
+    fun_env: u32,
+    /// Environment size when entered as a thunk (15, 15′).
+    thunk_env: u32,
+    body: ExprId,
+    /// 0 reentrant, 1 updatable, 2 single-entry.
+    kind: u8,
+}
+
+/// Tables compiled once from [`Code`].
+struct Prepared {
+    lams: Vec<Lam>,
+    /// Words a `let` expression allocates (0 for other expressions).
+    let_words: Vec<u32>,
+}
+
+impl Prepared {
+    fn new(code: &Code) -> Prepared {
+        let lams = code
+            .lambdas
+            .iter()
+            .map(|l| {
+                let nfree = l.free.len() as u32;
+                Lam {
+                    nfree,
+                    arity: l.arity,
+                    fun_env: l.slots.max(nfree + l.arity),
+                    thunk_env: l.slots.max(nfree),
+                    body: l.body,
+                    kind: match l.flag {
+                        Flag::Updatable => 1,
+                        Flag::SingleEntry => 2,
+                        Flag::Reentrant | Flag::NonUpdatable => 0,
+                    },
+                }
+            })
+            .collect();
+        let let_words = code
+            .exprs
+            .iter()
+            .map(|e| match &e.code {
+                ExprCode::Let { binds, .. } => binds
+                    .iter()
+                    .map(|b| {
+                        closure_words(
+                            code.lambdas
+                                .get(b.lambda as usize)
+                                .map_or(0, |l| l.free.len()),
+                        )
+                    })
+                    .sum::<usize>() as u32,
+                _ => 0,
+            })
+            .collect();
+        Prepared { lams, let_words }
+    }
+}
+
+pub struct Machine<'a> {
+    code: &'a Code,
+    p: Prepared,
+    sources: &'a SourceMap,
+    heap: Heap,
+    s: St,
+    rs: Vec<Cont>,
+    /// The current environment: `vals[env_base..env_base + env_len]`.
+    env_base: usize,
+    env_len: usize,
+    cc: u32,
+    mode: CostCentreMode,
+    acct: Accounting,
+    prof: bool,
+    /// The entry accruing ticks since `tick_mark` (see the module doc).
+    tick_cc: u32,
+    tick_mark: u64,
+    /// Tail calls and words accrued by `tick_cc` since `tick_mark`: rules
+    /// 1, 3, 6–8, 11–13 run with `tick_cc == cc` (a return first ends any
+    /// row of pops), and 16/17a charge the row's entry, which is `tick_cc`.
+    pend_calls: u64,
+    pend_words: u64,
+    /// `--clock=cycles`: ticks are counter cycles since `last_tsc`, minus
+    /// the collector's time since `last_gc`.
+    cycles: bool,
+    last_tsc: u64,
+    last_gc: std::time::Duration,
+    tsc_hz: u64,
+    tsc_overhead: u64,
+    main_entry: u32,
+    heap_by: Option<HeapProfileBy>,
+    heap_interval: u64,
+    /// Step of the next census (`u64::MAX` without heap profiling).
+    next_census: u64,
+    heap_profile: HeapProfile,
+    steps: u64,
+    limit: u64,
+    max_steps: Option<u64>,
+    max_stack_words: u64,
+    max_stack_bytes: u64,
+    rs_words: usize,
+    gc_stress: bool,
+    print_ctx: PrintCtx,
+    span: Span,
+    scratch: Vec<Value>,
+    started: Instant,
+}
+
+fn desc_value(code: &Code, c: ConId, ws: &[Value]) -> String {
+    let mut s = code.con_name(c).to_string();
+    for w in ws {
+        match w {
+            Value::Int(k) => s.push_str(&format!(" {k}#")),
+            Value::Ptr(_) => s.push_str(" _"),
+        }
+    }
+    s
+}
+
+impl<'a> Machine<'a> {
+    pub fn new(code: &'a Code, sources: &'a SourceMap, options: &RunOptions) -> Machine<'a> {
+        let default = default_limit_bytes();
+        let acct = Accounting::new(options.cost_centres);
+        let main_entry = acct.main_entry;
+        let max_stack_bytes = options.max_stack.unwrap_or(default);
+        Machine {
+            code,
+            p: Prepared::new(code),
+            sources,
+            heap: Heap::new(options.max_heap.unwrap_or(default)),
+            s: St {
+                ctl: Ctl::Eval(code.main_app),
+                vals: Vec::with_capacity(1024),
+                fields: Vec::with_capacity(16),
+                args: Vec::with_capacity(1024),
+                us: Vec::with_capacity(256),
+                globals: Vec::new(),
+                printing: Vec::new(),
+            },
+            rs: Vec::with_capacity(1024),
+            env_base: 0,
+            env_len: 0,
+            cc: main_entry,
+            mode: options.cost_centres,
+            acct,
+            prof: !options.no_profile,
+            tick_cc: main_entry,
+            tick_mark: 0,
+            pend_calls: 0,
+            pend_words: 0,
+            cycles: options.clock == Clock::Cycles && !options.no_profile,
+            last_tsc: 0,
+            last_gc: std::time::Duration::ZERO,
+            tsc_hz: 0,
+            tsc_overhead: 0,
+            main_entry,
+            heap_by: options.heap_profile,
+            heap_interval: if options.heap_interval == 0 {
+                100_000
+            } else {
+                options.heap_interval
+            },
+            next_census: u64::MAX,
+            heap_profile: HeapProfile::default(),
+            steps: 0,
+            limit: options.max_steps.unwrap_or(u64::MAX),
+            max_steps: options.max_steps,
+            max_stack_words: max_stack_bytes / 8,
+            max_stack_bytes,
+            rs_words: 0,
+            gc_stress: options.gc_stress,
+            print_ctx: PrintCtx::Value(0),
+            span: Span::default(),
+            scratch: Vec::new(),
+            started: Instant::now(),
+        }
+    }
+
+    // ----- helpers -------------------------------------------------------
+
+    #[inline]
+    fn ctr(&mut self, e: u32) -> &mut Counters {
+        self.acct.ctr(e)
+    }
+
+    /// Make `e` the entry that accrues ticks, charging the ticks so far.
+    #[inline]
+    fn switch(&mut self, e: u32) {
+        if self.tick_cc != e {
+            self.flush();
+            self.tick_cc = e;
+        }
+    }
+
+    /// Charge what `tick_cc` has accrued: ticks since `tick_mark`, pending
+    /// tail calls and words.
+    fn flush(&mut self) {
+        if self.prof {
+            let n = if self.cycles {
+                self.cycles_since_last()
+            } else {
+                self.steps - self.tick_mark
+            };
+            let (calls, words) = (self.pend_calls, self.pend_words);
+            let c = self.ctr(self.tick_cc);
+            c.ticks += n;
+            c.tail_calls += calls;
+            c.words += words;
+        }
+        self.tick_mark = self.steps;
+        self.pend_calls = 0;
+        self.pend_words = 0;
+    }
+
+    /// Counter cycles since the last reading, less the collections since.
+    fn cycles_since_last(&mut self) -> u64 {
+        let now = read_tsc();
+        let mut n = now.wrapping_sub(self.last_tsc);
+        self.last_tsc = now;
+        let gc = self.heap.stats.gc_time;
+        if gc > self.last_gc {
+            let gc_cycles = (gc - self.last_gc).as_secs_f64() * self.tsc_hz as f64;
+            n = n.saturating_sub(gc_cycles as u64);
+            self.last_gc = gc;
+        }
+        n
+    }
+
+    /// Measure the counter's frequency (against the monotonic clock, over
+    /// 20 ms) and the cost of 1000 profiling events (a reading and a
+    /// charge each), in counter ticks.
+    fn calibrate_cycles(&mut self) {
+        let t0 = Instant::now();
+        let c0 = read_tsc();
+        while t0.elapsed() < std::time::Duration::from_millis(20) {
+            std::hint::spin_loop();
+        }
+        let c1 = read_tsc();
+        let secs = t0.elapsed().as_secs_f64();
+        self.tsc_hz = (c1.wrapping_sub(c0) as f64 / secs) as u64;
+        let mut sink = Counters::default();
+        let mut last = read_tsc();
+        let start = last;
+        for _ in 0..1000 {
+            let now = read_tsc();
+            sink.ticks += std::hint::black_box(now.wrapping_sub(last));
+            last = now;
+        }
+        std::hint::black_box(sink);
+        self.tsc_overhead = read_tsc().wrapping_sub(start);
+        self.last_tsc = read_tsc();
+        self.last_gc = self.heap.stats.gc_time;
+    }
+
+    fn cc_name(&self, e: u32) -> String {
+        self.acct.name(e, &self.code.cost_centres)
+    }
+
+    #[cold]
+    fn error(&self, kind: ErrorKind, rule: &'static str, span: Option<Span>) -> RuntimeError {
+        let span = span.unwrap_or(self.span);
+        let location = if span == Span::default() && self.sources.files().next().is_none() {
+            None
+        } else if (span.file as usize) < self.sources.files().count() {
+            Some(self.sources.location(span))
+        } else {
+            None
+        };
+        RuntimeError {
+            kind,
+            rule,
+            cost_centre: self.cc_name(self.cc),
+            location,
+            step: self.steps,
+        }
+    }
+
+    #[cold]
+    fn step_limit(&self, rule: &'static str) -> RuntimeError {
+        self.error(
+            ErrorKind::StepLimit {
+                limit: self.max_steps.unwrap_or(self.limit),
+            },
+            rule,
+            None,
+        )
+    }
+
+    #[inline]
+    fn reserve(&mut self, words: usize, rule: &'static str) -> Result<(), RuntimeError> {
+        match self.heap.reserve(words, self.gc_stress, &mut self.s) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.error(
+                ErrorKind::HeapLimit {
+                    limit_bytes: e.limit_bytes,
+                    live_bytes: e.live_bytes,
+                },
+                rule,
+                None,
+            )),
+        }
+    }
+
+    #[inline]
+    fn alloc(
+        &mut self,
+        info: Info,
+        cc: u32,
+        payload: &[Value],
+        rule: &'static str,
+    ) -> Result<Addr, RuntimeError> {
+        match self.heap.alloc(info, cc, payload) {
+            Some(a) => Ok(a),
+            None => Err(self.error(
+                ErrorKind::HeapLimit {
+                    limit_bytes: self.heap.max_bytes(),
+                    live_bytes: self.heap.used_words() as u64 * 8,
+                },
+                rule,
+                None,
+            )),
+        }
+    }
+
+    #[inline]
+    fn lookup(&self, v: VarRef) -> Value {
+        match v {
+            VarRef::Local(i) => {
+                if (i as usize) < self.env_len {
+                    self.s.vals[self.env_base + i as usize]
+                } else {
+                    Value::Int(0)
+                }
+            }
+            VarRef::Global(g) => self
+                .s
+                .globals
+                .get(g as usize)
+                .copied()
+                .unwrap_or(Value::Int(0)),
+        }
+    }
+
+    #[inline]
+    fn atom(&self, a: AtomCode) -> Value {
+        match a {
+            AtomCode::Var(v) => self.lookup(v),
+            AtomCode::Lit(k) => Value::Int(k),
+        }
+    }
+
+    #[inline]
+    fn set_slot(&mut self, slot: u32, v: Value) {
+        if (slot as usize) < self.env_len {
+            self.s.vals[self.env_base + slot as usize] = v;
+        }
+    }
+
+    #[inline]
+    fn frame_rs(&self) -> usize {
+        self.s.us.last().map_or(0, |f| f.rs_base)
+    }
+
+    #[inline]
+    fn rs_nonempty(&self) -> bool {
+        self.rs.len() > self.frame_rs()
+    }
+
+    #[inline]
+    fn as_base(&self) -> usize {
+        if self.rs_nonempty() {
+            self.rs.last().map_or(0, |c| c.as_height)
+        } else {
+            self.s.us.last().map_or(0, |f| f.as_base)
+        }
+    }
+
+    #[inline]
+    fn avail(&self) -> usize {
+        self.s.args.len().saturating_sub(self.as_base())
+    }
+
+    /// The height of `vals` below which environments are live.
+    #[inline]
+    fn floor(&self) -> usize {
+        if self.rs_nonempty() {
+            self.rs.last().map_or(0, |c| c.env_base + c.env_len)
+        } else {
+            self.s.us.last().map_or(0, |f| f.env_top)
+        }
+    }
+
+    /// Open a fresh environment of `size` slots at the floor.
+    #[inline]
+    fn open_env(&mut self, size: usize) {
+        let base = self.floor();
+        self.s.vals.truncate(base);
+        self.s.vals.resize(base + size, Value::Int(0));
+        self.env_base = base;
+        self.env_len = size;
+    }
+
+    /// Outside `Eval` the environments above the floor are dead: drop them
+    /// so the collector does not keep what they point to.
+    #[inline]
+    fn drop_dead_envs(&mut self) {
+        let fl = self.floor();
+        self.s.vals.truncate(fl);
+    }
+
+    #[inline]
+    fn check_stack(&self, rule: &'static str) -> Result<(), RuntimeError> {
+        let words = self.s.args.len() + self.rs_words + self.s.us.len() * 4;
+        if words as u64 > self.max_stack_words {
+            return Err(self.stack_error(rule));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn stack_error(&self, rule: &'static str) -> RuntimeError {
+        self.error(
+            ErrorKind::StackLimit {
+                limit_bytes: self.max_stack_bytes,
+            },
+            rule,
+            None,
+        )
+    }
+
+    fn closure_desc(&self, a: Addr) -> String {
+        match self.heap.info(a) {
+            Some(i) => match i.tag {
+                Tag::Lambda | Tag::BlackHole | Tag::Entered => self
+                    .code
+                    .lambdas
+                    .get(i.index as usize)
+                    .map(|l| l.name.clone())
+                    .unwrap_or_default(),
+                Tag::Con => self.code.con_name(i.index).to_string(),
+                Tag::Pap => "PAP".to_string(),
+                Tag::Ind => "IND".to_string(),
+                Tag::Forward => "FORWARD".to_string(),
+            },
+            None => format!("@{a}?"),
+        }
+    }
+
+    fn closure_span(&self, a: Addr) -> Option<Span> {
+        match self.heap.info(a) {
+            Some(i) if matches!(i.tag, Tag::Lambda | Tag::BlackHole | Tag::Entered) => {
+                self.code.lambdas.get(i.index as usize).map(|l| l.span)
+            }
+            _ => None,
+        }
+    }
+
+    // ----- globals -------------------------------------------------------
+
+    fn init_globals(&mut self) -> Result<(), RuntimeError> {
+        let n = self.code.globals.len();
+        self.reserve(n * closure_words(0), "3")?;
+        for g in 0..n {
+            let gc = &self.code.globals[g];
+            let lam = self.code.lambda(gc.lambda);
+            let cc =
+                self.acct
+                    .static_entry(&self.code.cost_centres, gc.module as usize, lam.arity > 0);
+            let info = Info {
+                tag: Tag::Lambda,
+                n: 0,
+                index: gc.lambda,
+            };
+            let a = self.heap.alloc(info, cc, &[]).ok_or_else(|| {
+                self.error(
+                    ErrorKind::HeapLimit {
+                        limit_bytes: self.heap.max_bytes(),
+                        live_bytes: 0,
+                    },
+                    "-",
+                    None,
+                )
+            })?;
+            self.heap.stats.bytes_allocated -= closure_words(0) as u64 * 8;
+            self.s.globals.push(Value::Ptr(a));
+        }
+        Ok(())
+    }
+
+    // ----- the loop ------------------------------------------------------
+
+    /// Run until the machine halts (`Ok`) or an error.
+    fn exec(&mut self) -> Result<(), RuntimeError> {
+        let code = self.code;
+        loop {
+            if self.steps >= self.next_census {
+                self.census();
+            }
+            match self.s.ctl {
+                Ctl::Eval(e) => {
+                    let node = &code.exprs[e as usize];
+                    match &node.code {
+                        ExprCode::App { fun, args } => {
+                            let f = self.lookup(*fun);
+                            match f {
+                                Value::Ptr(_) => {
+                                    // Rule 1.
+                                    if self.steps >= self.limit {
+                                        return Err(self.step_limit("1"));
+                                    }
+                                    self.span = node.span;
+                                    for a in args.iter().rev() {
+                                        let v = self.atom(*a);
+                                        self.s.args.push(v);
+                                    }
+                                    self.s.ctl = Ctl::Enter(f);
+                                    self.pend_calls += 1;
+                                    self.check_stack("1")?;
+                                    self.steps += 1;
+                                }
+                                Value::Int(k) if args.is_empty() => {
+                                    // Rule 10.
+                                    if self.steps >= self.limit {
+                                        return Err(self.step_limit("10"));
+                                    }
+                                    self.span = node.span;
+                                    self.s.ctl = Ctl::RetInt(k);
+                                    self.steps += 1;
+                                }
+                                Value::Int(k) => {
+                                    return Err(self.error(
+                                        ErrorKind::IntNotClosure { value: k },
+                                        "1",
+                                        Some(node.span),
+                                    ));
+                                }
+                            }
+                        }
+                        ExprCode::Case { scrut, .. } => {
+                            // Rule 4.
+                            if self.steps >= self.limit {
+                                return Err(self.step_limit("4"));
+                            }
+                            self.span = node.span;
+                            self.rs_words += self.env_len + 3;
+                            self.rs.push(Cont {
+                                case: e,
+                                env_base: self.env_base,
+                                env_len: self.env_len,
+                                as_height: self.s.args.len(),
+                                cc: self.cc,
+                            });
+                            // The scrutinee runs in a copy of the frame (the
+                            // reference engine clones it): what it binds is
+                            // not kept alive by the continuation.
+                            let (b, n) = (self.env_base, self.env_len);
+                            self.s.vals.truncate(b + n);
+                            self.s.vals.extend_from_within(b..b + n);
+                            self.env_base = b + n;
+                            self.s.ctl = Ctl::Eval(*scrut);
+                            self.check_stack("4")?;
+                            self.steps += 1;
+                        }
+                        ExprCode::Let { binds, body, .. } => {
+                            // Rule 3.
+                            if self.steps >= self.limit {
+                                return Err(self.step_limit("3"));
+                            }
+                            let words = self.p.let_words[e as usize] as usize;
+                            self.reserve(words, "3")?;
+                            self.span = node.span;
+                            let cc = self.cc;
+                            for b in binds {
+                                let n = self.p.lams.get(b.lambda as usize).map_or(0, |l| l.nfree);
+                                let info = Info {
+                                    tag: Tag::Lambda,
+                                    n,
+                                    index: b.lambda,
+                                };
+                                self.scratch.clear();
+                                self.scratch.resize(n as usize, Value::Int(0));
+                                let zeros = std::mem::take(&mut self.scratch);
+                                let r = self.alloc(info, cc, &zeros, "3");
+                                self.scratch = zeros;
+                                let a = r?;
+                                self.set_slot(b.slot, Value::Ptr(a));
+                            }
+                            for b in binds {
+                                let Value::Ptr(a) = self.lookup(VarRef::Local(b.slot)) else {
+                                    continue;
+                                };
+                                let lam = code.lambda(b.lambda);
+                                for (i, v) in lam.free.iter().enumerate() {
+                                    let val = self.lookup(*v);
+                                    self.heap.set_payload(a, i, val);
+                                }
+                            }
+                            self.pend_words += words as u64;
+                            self.s.ctl = Ctl::Eval(*body);
+                            self.steps += 1;
+                        }
+                        ExprCode::Con { con, args } => {
+                            // Rule 5.
+                            if self.steps >= self.limit {
+                                return Err(self.step_limit("5"));
+                            }
+                            self.span = node.span;
+                            self.s.fields.clear();
+                            for a in args {
+                                let v = self.atom(*a);
+                                self.s.fields.push(v);
+                            }
+                            self.s.ctl = Ctl::RetCon(*con);
+                            self.steps += 1;
+                        }
+                        ExprCode::Lit(k) => {
+                            // Rule 9.
+                            if self.steps >= self.limit {
+                                return Err(self.step_limit("9"));
+                            }
+                            self.span = node.span;
+                            self.s.ctl = Ctl::RetInt(*k);
+                            self.steps += 1;
+                        }
+                        ExprCode::Prim { op, args } => {
+                            // Rule 14.
+                            if self.steps >= self.limit {
+                                return Err(self.step_limit("14"));
+                            }
+                            self.span = node.span;
+                            let mut xs = [0i64; 2];
+                            for (i, a) in args.iter().enumerate().take(2) {
+                                match self.atom(*a) {
+                                    Value::Int(k) => xs[i] = k,
+                                    Value::Ptr(_) => {
+                                        return Err(self.error(
+                                            ErrorKind::ClosureNotInt,
+                                            "14",
+                                            Some(node.span),
+                                        ));
+                                    }
+                                }
+                            }
+                            let (x, y) = (xs[0], xs[1]);
+                            let b = |c: bool| c as i64;
+                            let r = match op {
+                                PrimOp::Add => x.wrapping_add(y),
+                                PrimOp::Sub => x.wrapping_sub(y),
+                                PrimOp::Mul => x.wrapping_mul(y),
+                                PrimOp::Quot | PrimOp::Rem if y == 0 => {
+                                    return Err(self.error(
+                                        ErrorKind::DivisionByZero,
+                                        "14",
+                                        Some(node.span),
+                                    ));
+                                }
+                                PrimOp::Quot => x.wrapping_div(y),
+                                PrimOp::Rem => x.wrapping_rem(y),
+                                PrimOp::Eq => b(x == y),
+                                PrimOp::Ne => b(x != y),
+                                PrimOp::Lt => b(x < y),
+                                PrimOp::Le => b(x <= y),
+                                PrimOp::Gt => b(x > y),
+                                PrimOp::Ge => b(x >= y),
+                                PrimOp::Negate => x.wrapping_neg(),
+                            };
+                            self.s.ctl = Ctl::RetInt(r);
+                            self.steps += 1;
+                        }
+                        ExprCode::Scc { cc: l, body } => {
+                            let l = *l;
+                            if self.mode == CostCentreMode::Flat && self.cc == l {
+                                // Rule scc=.
+                                if self.steps >= self.limit {
+                                    return Err(self.step_limit("scc="));
+                                }
+                                self.span = node.span;
+                                if self.prof {
+                                    self.ctr(l).strict_calls += 1;
+                                }
+                                self.s.ctl = Ctl::Eval(*body);
+                                self.steps += 1;
+                            } else {
+                                // Rule scc.
+                                if self.steps >= self.limit {
+                                    return Err(self.step_limit("scc"));
+                                }
+                                self.span = node.span;
+                                match self.mode {
+                                    CostCentreMode::Flat => {
+                                        let env_top = self.floor();
+                                        self.s.us.push(UFrame {
+                                            update: None,
+                                            as_base: self.s.args.len(),
+                                            rs_base: self.rs.len(),
+                                            env_top,
+                                            cc: self.cc,
+                                        });
+                                        self.cc = l;
+                                    }
+                                    CostCentreMode::Stacks => {
+                                        self.cc = self.acct.stacks.push(self.cc, l);
+                                    }
+                                }
+                                if self.prof {
+                                    let cc = self.cc;
+                                    self.ctr(cc).strict_calls += 1;
+                                }
+                                self.s.ctl = Ctl::Eval(*body);
+                                self.check_stack("scc")?;
+                                self.steps += 1;
+                                self.switch(self.cc);
+                            }
+                        }
+                    }
+                }
+                Ctl::Enter(v) => {
+                    let a = match v {
+                        Value::Ptr(a) => self.heap.deref(a),
+                        Value::Int(k) => {
+                            return Err(self.error(
+                                ErrorKind::IntNotClosure { value: k },
+                                "2",
+                                None,
+                            ));
+                        }
+                    };
+                    let Some(info) = self.heap.info(a) else {
+                        return Err(self.error(ErrorKind::ClosureNotInt, "2", None));
+                    };
+                    match info.tag {
+                        Tag::Lambda => {
+                            let Some(&lam) = self.p.lams.get(info.index as usize) else {
+                                return Err(self.error(ErrorKind::ClosureNotInt, "2", None));
+                            };
+                            match lam.kind {
+                                1 | 2 => {
+                                    let update = lam.kind == 1;
+                                    let rule = if update { "15" } else { "15′" };
+                                    if self.steps >= self.limit {
+                                        return Err(self.step_limit(rule));
+                                    }
+                                    self.switch(self.cc);
+                                    self.enter_thunk(a, lam, info.index, update, rule)?;
+                                    self.steps += 1;
+                                    self.switch(self.cc);
+                                }
+                                _ => {
+                                    if self.avail() >= lam.arity as usize {
+                                        // Rule 2.
+                                        if self.steps >= self.limit {
+                                            return Err(self.step_limit("2"));
+                                        }
+                                        self.switch(self.cc);
+                                        let captured = self.heap.cc(a);
+                                        self.open_env(lam.fun_env as usize);
+                                        let base = self.env_base;
+                                        for i in 0..lam.nfree as usize {
+                                            self.s.vals[base + i] = self.heap.payload(a, i);
+                                        }
+                                        let nfree = lam.nfree as usize;
+                                        for i in 0..lam.arity as usize {
+                                            self.s.vals[base + nfree + i] =
+                                                self.s.args.pop().unwrap_or(Value::Int(0));
+                                        }
+                                        if lam.arity >= 1 && self.mode == CostCentreMode::Stacks {
+                                            self.cc = self.acct.stacks.append(self.cc, captured);
+                                        }
+                                        self.s.ctl = Ctl::Eval(lam.body);
+                                        self.steps += 1;
+                                        self.switch(self.cc);
+                                    } else if self.rs_nonempty() {
+                                        let l = code.lambda(info.index);
+                                        return Err(self.error(
+                                            ErrorKind::FunctionInCase {
+                                                closure: l.name.clone(),
+                                            },
+                                            "17a",
+                                            Some(l.span),
+                                        ));
+                                    } else {
+                                        match self.s.us.last() {
+                                            None => return Ok(()),
+                                            Some(f) if f.update.is_some() => {
+                                                if self.steps >= self.limit {
+                                                    return Err(self.step_limit("17a"));
+                                                }
+                                                self.rule17a(a)?;
+                                                self.steps += 1;
+                                            }
+                                            Some(_) => {
+                                                // Rule 17a′.
+                                                if self.steps >= self.limit {
+                                                    return Err(self.step_limit("17a′"));
+                                                }
+                                                let ev = self.tick_cc;
+                                                if self.prof {
+                                                    self.ctr(ev).curried_calls += 1;
+                                                }
+                                                self.pop_frame();
+                                                self.steps += 1;
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                        Tag::Con | Tag::Pap => {
+                            // Rule 2 on a constructor value or a partial application.
+                            if self.steps >= self.limit {
+                                return Err(self.step_limit("2"));
+                            }
+                            self.switch(self.cc);
+                            let captured = self.heap.cc(a);
+                            let n = info.n as usize;
+                            self.open_env(n);
+                            let base = self.env_base;
+                            for i in 0..n {
+                                self.s.vals[base + i] = self.heap.payload(a, i);
+                            }
+                            let body = if info.tag == Tag::Con {
+                                code.con_bodies.get(info.index as usize).copied()
+                            } else {
+                                if self.mode == CostCentreMode::Stacks {
+                                    self.cc = self.acct.stacks.append(self.cc, captured);
+                                }
+                                code.pap_apps.get(n.saturating_sub(1)).copied()
+                            };
+                            match body {
+                                Some(b) => self.s.ctl = Ctl::Eval(b),
+                                None => {
+                                    return Err(self.error(ErrorKind::ClosureNotInt, "2", None));
+                                }
+                            }
+                            self.steps += 1;
+                            self.switch(self.cc);
+                        }
+                        Tag::BlackHole => {
+                            return Err(self.error(ErrorKind::Loop, "15", self.closure_span(a)));
+                        }
+                        Tag::Entered => {
+                            return Err(self.error(
+                                ErrorKind::SingleEntryTwice {
+                                    closure: self.closure_desc(a),
+                                },
+                                "15′",
+                                self.closure_span(a),
+                            ));
+                        }
+                        Tag::Ind | Tag::Forward => {
+                            return Err(self.error(ErrorKind::ClosureNotInt, "2", None));
+                        }
+                    }
+                }
+                Ctl::RetCon(c) => {
+                    if self.rs_nonempty() {
+                        let cont = *self.rs.last().expect("rs non-empty");
+                        let case = &code.exprs[cont.case as usize];
+                        if self.s.args.len() > cont.as_height {
+                            return Err(self.error(
+                                ErrorKind::PendingArguments {
+                                    value: desc_value(code, c, &self.s.fields),
+                                    pending: self.s.args.len() - cont.as_height,
+                                },
+                                "6",
+                                Some(case.span),
+                            ));
+                        }
+                        let ExprCode::Case { alts, default, .. } = &case.code else {
+                            return Err(self.error(ErrorKind::ClosureNotInt, "6", Some(case.span)));
+                        };
+                        match alts {
+                            AltsKind::Alg(alts) => {
+                                if let Some(alt) = alts.iter().find(|a| a.con == c) {
+                                    // Rule 6.
+                                    if self.steps >= self.limit {
+                                        return Err(self.step_limit("6"));
+                                    }
+                                    self.switch(self.cc);
+                                    self.return_to(cont);
+                                    for (i, slot) in alt.binds.iter().enumerate() {
+                                        if let Some(&w) = self.s.fields.get(i) {
+                                            self.set_slot(*slot, w);
+                                        }
+                                    }
+                                    self.s.ctl = Ctl::Eval(alt.body);
+                                    self.steps += 1;
+                                    self.switch(self.cc);
+                                    continue;
+                                }
+                            }
+                            AltsKind::Prim(_) => {
+                                return Err(self.error(
+                                    ErrorKind::ConInLiteralCase {
+                                        con: desc_value(code, c, &self.s.fields),
+                                    },
+                                    "11",
+                                    Some(case.span),
+                                ));
+                            }
+                            AltsKind::DefaultOnly => {}
+                        }
+                        match default {
+                            Some(DefaultAlt {
+                                bind: Some(slot),
+                                body,
+                            }) => {
+                                // Rule 7.
+                                if self.steps >= self.limit {
+                                    return Err(self.step_limit("7"));
+                                }
+                                self.switch(self.cc);
+                                let n = self.s.fields.len();
+                                self.drop_dead_envs();
+                                self.reserve(closure_words(n), "7")?;
+                                let cc = self.cc;
+                                let fields = std::mem::take(&mut self.s.fields);
+                                let r = self.alloc(
+                                    Info {
+                                        tag: Tag::Con,
+                                        n: n as u32,
+                                        index: c,
+                                    },
+                                    cc,
+                                    &fields,
+                                    "7",
+                                );
+                                self.s.fields = fields;
+                                let a = r?;
+                                self.pend_words += closure_words(n) as u64;
+                                self.return_to(cont);
+                                self.set_slot(*slot, Value::Ptr(a));
+                                self.s.ctl = Ctl::Eval(*body);
+                                self.steps += 1;
+                                self.switch(self.cc);
+                            }
+                            Some(DefaultAlt { bind: None, body }) => {
+                                // Rule 8.
+                                if self.steps >= self.limit {
+                                    return Err(self.step_limit("8"));
+                                }
+                                self.switch(self.cc);
+                                self.return_to(cont);
+                                self.s.ctl = Ctl::Eval(*body);
+                                self.steps += 1;
+                                self.switch(self.cc);
+                            }
+                            None => {
+                                return Err(self.error(
+                                    ErrorKind::NoMatchingAlternative {
+                                        value: desc_value(code, c, &self.s.fields),
+                                    },
+                                    "6",
+                                    Some(case.span),
+                                ));
+                            }
+                        }
+                    } else {
+                        let pending = self.avail();
+                        if pending > 0 {
+                            return Err(self.error(
+                                ErrorKind::PendingArguments {
+                                    value: desc_value(code, c, &self.s.fields),
+                                    pending,
+                                },
+                                "16",
+                                None,
+                            ));
+                        }
+                        match self.s.us.last() {
+                            None => return Ok(()),
+                            Some(f) if f.update.is_some() => {
+                                // Rule 16.
+                                if self.steps >= self.limit {
+                                    return Err(self.step_limit("16"));
+                                }
+                                let n = self.s.fields.len();
+                                self.drop_dead_envs();
+                                self.reserve(closure_words(n), "16")?;
+                                let ev = self.tick_cc;
+                                let fields = std::mem::take(&mut self.s.fields);
+                                let r = self.alloc(
+                                    Info {
+                                        tag: Tag::Con,
+                                        n: n as u32,
+                                        index: c,
+                                    },
+                                    ev,
+                                    &fields,
+                                    "16",
+                                );
+                                self.s.fields = fields;
+                                let v = r?;
+                                self.pend_words += closure_words(n) as u64;
+                                let f = self.pop_frame();
+                                if let Some(a) = f.update {
+                                    self.heap.update_with_ind(a, v);
+                                }
+                                self.steps += 1;
+                            }
+                            Some(_) => {
+                                // Rule 16′.
+                                if self.steps >= self.limit {
+                                    return Err(self.step_limit("16′"));
+                                }
+                                self.pop_frame();
+                                self.steps += 1;
+                            }
+                        }
+                    }
+                }
+                Ctl::RetInt(k) => {
+                    if self.rs_nonempty() {
+                        let cont = *self.rs.last().expect("rs non-empty");
+                        let case = &code.exprs[cont.case as usize];
+                        if self.s.args.len() > cont.as_height {
+                            return Err(self.error(
+                                ErrorKind::PendingArguments {
+                                    value: format!("{k}#"),
+                                    pending: self.s.args.len() - cont.as_height,
+                                },
+                                "11",
+                                Some(case.span),
+                            ));
+                        }
+                        let ExprCode::Case { alts, default, .. } = &case.code else {
+                            return Err(self.error(
+                                ErrorKind::ClosureNotInt,
+                                "11",
+                                Some(case.span),
+                            ));
+                        };
+                        match alts {
+                            AltsKind::Prim(alts) => {
+                                if let Some((_, body)) = alts.iter().find(|a| a.0 == k) {
+                                    // Rule 11.
+                                    if self.steps >= self.limit {
+                                        return Err(self.step_limit("11"));
+                                    }
+                                    self.switch(self.cc);
+                                    self.return_to(cont);
+                                    self.s.ctl = Ctl::Eval(*body);
+                                    self.steps += 1;
+                                    self.switch(self.cc);
+                                    continue;
+                                }
+                            }
+                            AltsKind::Alg(_) => {
+                                return Err(self.error(
+                                    ErrorKind::IntInAlgebraicCase { value: k },
+                                    "6",
+                                    Some(case.span),
+                                ));
+                            }
+                            AltsKind::DefaultOnly => {}
+                        }
+                        match default {
+                            Some(DefaultAlt {
+                                bind: Some(slot),
+                                body,
+                            }) => {
+                                // Rule 12.
+                                if self.steps >= self.limit {
+                                    return Err(self.step_limit("12"));
+                                }
+                                self.switch(self.cc);
+                                self.return_to(cont);
+                                self.set_slot(*slot, Value::Int(k));
+                                self.s.ctl = Ctl::Eval(*body);
+                                self.steps += 1;
+                                self.switch(self.cc);
+                            }
+                            Some(DefaultAlt { bind: None, body }) => {
+                                // Rule 13.
+                                if self.steps >= self.limit {
+                                    return Err(self.step_limit("13"));
+                                }
+                                self.switch(self.cc);
+                                self.return_to(cont);
+                                self.s.ctl = Ctl::Eval(*body);
+                                self.steps += 1;
+                                self.switch(self.cc);
+                            }
+                            None => {
+                                return Err(self.error(
+                                    ErrorKind::NoMatchingAlternative {
+                                        value: format!("{k}#"),
+                                    },
+                                    "11",
+                                    Some(case.span),
+                                ));
+                            }
+                        }
+                    } else {
+                        let pending = self.avail();
+                        if pending > 0 {
+                            return Err(self.error(
+                                ErrorKind::PendingArguments {
+                                    value: format!("{k}#"),
+                                    pending,
+                                },
+                                "16′",
+                                None,
+                            ));
+                        }
+                        match self.s.us.last() {
+                            None => return Ok(()),
+                            Some(f) if f.update.is_some() => {
+                                let span = f.update.and_then(|a| self.closure_span(a));
+                                return Err(self.error(
+                                    ErrorKind::IntUpdate { value: k },
+                                    "16",
+                                    span,
+                                ));
+                            }
+                            Some(_) => {
+                                // Rule 16′.
+                                if self.steps >= self.limit {
+                                    return Err(self.step_limit("16′"));
+                                }
+                                self.pop_frame();
+                                self.steps += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Pop the top case continuation and resume in its environment: count
+    /// the return (to the entry current before it), restore its cost centre.
+    #[inline]
+    fn return_to(&mut self, cont: Cont) {
+        self.rs.pop();
+        self.rs_words = self.rs_words.saturating_sub(cont.env_len + 3);
+        self.pend_calls += 1;
+        self.cc = cont.cc;
+        self.span = self.code.exprs[cont.case as usize].span;
+        self.env_base = cont.env_base;
+        self.env_len = cont.env_len;
+        self.s.vals.truncate(cont.env_base + cont.env_len);
+    }
+
+    #[inline]
+    fn pop_frame(&mut self) -> UFrame {
+        let f = self.s.us.pop().expect("selected a pop rule with a frame");
+        self.cc = f.cc;
+        f
+    }
+
+    /// Rules 15 and 15′ (the caller counts the step).
+    fn enter_thunk(
+        &mut self,
+        a: Addr,
+        lam: Lam,
+        index: LambdaId,
+        update: bool,
+        rule: &'static str,
+    ) -> Result<(), RuntimeError> {
+        let env_top = self.floor();
+        self.open_env(lam.thunk_env as usize);
+        let base = self.env_base;
+        for i in 0..lam.nfree as usize {
+            self.s.vals[base + i] = self.heap.payload(a, i);
+        }
+        self.s.us.push(UFrame {
+            update: if update { Some(a) } else { None },
+            as_base: self.s.args.len(),
+            rs_base: self.rs.len(),
+            env_top,
+            cc: self.cc,
+        });
+        self.heap
+            .blackhole(a, if update { Tag::BlackHole } else { Tag::Entered });
+        self.cc = self.heap.cc(a);
+        if self.prof {
+            let cc = self.cc;
+            self.ctr(cc).lazy_calls += 1;
+        }
+        self.span = self.code.lambda(index).span;
+        self.s.ctl = Ctl::Eval(lam.body);
+        self.check_stack(rule)
+    }
+
+    /// Rule 17a (the caller counts the step).
+    fn rule17a(&mut self, a: Addr) -> Result<(), RuntimeError> {
+        let k = self.avail();
+        self.drop_dead_envs();
+        self.reserve(closure_words(k + 1), "17a")?;
+        let ev = self.tick_cc;
+        // The collector may have moved `a`: take it from the control.
+        let a = match self.s.ctl {
+            Ctl::Enter(Value::Ptr(x)) => self.heap.deref(x),
+            _ => a,
+        };
+        self.s.ctl = Ctl::Enter(Value::Ptr(a));
+        let mut payload = std::mem::take(&mut self.scratch);
+        payload.clear();
+        payload.push(Value::Ptr(a));
+        let len = self.s.args.len();
+        for i in 0..k {
+            payload.push(self.s.args[len - 1 - i]);
+        }
+        let r = self.alloc(
+            Info {
+                tag: Tag::Pap,
+                n: (k + 1) as u32,
+                index: 0,
+            },
+            ev,
+            &payload,
+            "17a",
+        );
+        self.scratch = payload;
+        let pap = r?;
+        if self.prof {
+            let c = self.ctr(ev);
+            c.words += closure_words(k + 1) as u64;
+            c.curried_calls += 1;
+        }
+        let f = self.pop_frame();
+        if let Some(u) = f.update {
+            self.heap.update_with_ind(u, pap);
+        }
+        if self.mode == CostCentreMode::Stacks {
+            self.cc = self.acct.stacks.append(self.cc, ev);
+        }
+        Ok(())
+    }
+
+    // ----- driving and printing ------------------------------------------
+
+    /// Run to the end: evaluate `main`, then force and print its value.
+    pub fn run(&mut self, out: &mut dyn Write) -> Result<(), RuntimeError> {
+        if self.cycles {
+            self.calibrate_cycles();
+        }
+        self.started = Instant::now();
+        let r = self.run_inner(out);
+        if self.heap_by.is_some() {
+            self.census();
+        }
+        // Charge what is not yet charged.
+        self.flush();
+        r
+    }
+
+    /// A heap census, as the reference engine takes it: collect (with the
+    /// same roots: environments above the floor are dead outside `Eval`),
+    /// then count what is live.
+    #[cold]
+    fn census(&mut self) {
+        let Some(by) = self.heap_by else { return };
+        if !matches!(self.s.ctl, Ctl::Eval(_)) {
+            self.drop_dead_envs();
+        }
+        let _ = self.heap.collect(0, &mut self.s);
+        let sample = heap_profile::census(&self.heap, self.code, &self.acct, by, self.steps);
+        self.heap_profile.samples.push(sample);
+        self.next_census = self.steps + self.heap_interval;
+    }
+
+    pub fn take_heap_profile(&mut self) -> Option<HeapProfile> {
+        self.heap_by.map(|_| std::mem::take(&mut self.heap_profile))
+    }
+
+    fn run_inner(&mut self, out: &mut dyn Write) -> Result<(), RuntimeError> {
+        self.init_globals()?;
+        if self.heap_by.is_some() {
+            self.census();
+        }
+        let mut text = String::new();
+        loop {
+            self.exec()?;
+            text.clear();
+            self.print_halted(&mut text);
+            let out_err = |m: &Self, e: std::io::Error| {
+                m.error(
+                    ErrorKind::Output {
+                        message: e.to_string(),
+                    },
+                    "-",
+                    None,
+                )
+            };
+            out.write_all(text.as_bytes())
+                .map_err(|e| out_err(self, e))?;
+            loop {
+                match self.s.printing.pop() {
+                    None => {
+                        out.write_all(b"\n").map_err(|e| out_err(self, e))?;
+                        out.flush().map_err(|e| out_err(self, e))?;
+                        return Ok(());
+                    }
+                    Some(PrintItem::Text(t)) => {
+                        out.write_all(t.as_bytes()).map_err(|e| out_err(self, e))?
+                    }
+                    Some(PrintItem::CloseImproper) => {
+                        out.write_all(b"]").map_err(|e| out_err(self, e))?
+                    }
+                    Some(PrintItem::Force(Value::Int(k), prec)) => out
+                        .write_all(int_text(k, prec).as_bytes())
+                        .map_err(|e| out_err(self, e))?,
+                    Some(PrintItem::Force(v, prec)) => {
+                        self.force(v, PrintCtx::Value(prec));
+                        break;
+                    }
+                    Some(PrintItem::ListRest(v)) => {
+                        self.force(v, PrintCtx::ListRest);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    fn force(&mut self, v: Value, ctx: PrintCtx) {
+        self.s.args.clear();
+        self.rs.clear();
+        self.s.us.clear();
+        self.s.vals.clear();
+        self.env_base = 0;
+        self.env_len = 0;
+        self.rs_words = 0;
+        self.cc = self.main_entry;
+        self.switch(self.main_entry);
+        self.print_ctx = ctx;
+        self.s.ctl = Ctl::Enter(v);
+    }
+
+    fn print_halted(&mut self, text: &mut String) {
+        let ctx = self.print_ctx;
+        match self.s.ctl {
+            Ctl::RetInt(k) => match ctx {
+                PrintCtx::Value(p) => text.push_str(&int_text(k, p)),
+                PrintCtx::ListRest => {
+                    text.push('|');
+                    text.push_str(&int_text(k, 0));
+                    text.push(']');
+                }
+            },
+            Ctl::Enter(_) | Ctl::Eval(_) => match ctx {
+                PrintCtx::Value(_) => text.push_str("<function>"),
+                PrintCtx::ListRest => text.push_str("|<function>]"),
+            },
+            Ctl::RetCon(c) => {
+                let ws = self.s.fields.clone();
+                let name = self.code.con_name(c);
+                let is_cons = name == "Cons" && ws.len() == 2;
+                let is_nil = name == "Nil" && ws.is_empty();
+                match ctx {
+                    PrintCtx::ListRest if is_nil => text.push(']'),
+                    PrintCtx::ListRest if is_cons => {
+                        text.push(',');
+                        self.s.printing.push(PrintItem::ListRest(ws[1]));
+                        self.s.printing.push(PrintItem::Force(ws[0], 0));
+                    }
+                    PrintCtx::ListRest => {
+                        text.push('|');
+                        self.s.printing.push(PrintItem::CloseImproper);
+                        self.print_con(c, &ws, 0, text);
+                    }
+                    PrintCtx::Value(_) if is_nil => text.push_str("[]"),
+                    PrintCtx::Value(_) if is_cons => {
+                        text.push('[');
+                        self.s.printing.push(PrintItem::ListRest(ws[1]));
+                        self.s.printing.push(PrintItem::Force(ws[0], 0));
+                    }
+                    PrintCtx::Value(p) => self.print_con(c, &ws, p, text),
+                }
+            }
+        }
+    }
+
+    fn print_con(&mut self, c: ConId, ws: &[Value], prec: u8, text: &mut String) {
+        let name = self.code.con_name(c);
+        if name == "I#" && ws.len() == 1 {
+            self.s.printing.push(PrintItem::Force(ws[0], prec));
+            return;
+        }
+        if ws.is_empty() {
+            text.push_str(name);
+            return;
+        }
+        let paren = prec > 10;
+        if paren {
+            text.push('(');
+            self.s.printing.push(PrintItem::Text(")"));
+        }
+        text.push_str(name);
+        for w in ws.iter().rev() {
+            self.s.printing.push(PrintItem::Force(*w, 11));
+            self.s.printing.push(PrintItem::Text(" "));
+        }
+    }
+
+    // ----- results -------------------------------------------------------
+
+    pub fn stats(&self) -> Stats {
+        let h = &self.heap.stats;
+        let total = self.started.elapsed();
+        Stats {
+            steps: self.steps,
+            bytes_allocated: h.bytes_allocated,
+            bytes_copied: h.bytes_copied,
+            collections: h.collections,
+            max_residency_bytes: h.max_residency_bytes,
+            mutator_time: total.saturating_sub(h.gc_time),
+            gc_time: h.gc_time,
+        }
+    }
+
+    pub fn profile(&self, reproducible: bool) -> Profile {
+        let secs = self.started.elapsed().as_secs_f64();
+        let frequency = if reproducible || secs <= 0.0 {
+            0
+        } else {
+            (self.steps as f64 / secs) as u64
+        };
+        let mut p = self.acct.profile(&self.code.cost_centres, frequency);
+        if self.cycles && !reproducible {
+            p.frequency = self.tsc_hz;
+            p.overhead = self.tsc_overhead;
+        }
+        p
+    }
+}
+
+/// The CPU's time-stamp counter.
+#[cfg(target_arch = "x86_64")]
+fn read_tsc() -> u64 {
+    // SAFETY: `rdtsc` only reads the time-stamp counter into registers: it
+    // has no memory effects and no preconditions, and every x86-64 CPU has it.
+    unsafe { core::arch::x86_64::_rdtsc() }
+}
+
+/// Elsewhere: nanoseconds of a process-wide monotonic clock.
+#[cfg(not(target_arch = "x86_64"))]
+fn read_tsc() -> u64 {
+    use std::sync::OnceLock;
+    static START: OnceLock<Instant> = OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_nanos() as u64
+}

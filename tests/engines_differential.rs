@@ -1,0 +1,199 @@
+//! The fast engine means exactly what the reference engine means: for every
+//! program in programs/ and tests/ghc/ghc_guide_fib.stg, in flat and stacks
+//! mode, with --auto-cc none and all, with and without gc_stress, and cut
+//! short by --max-steps and --max-stack, both engines give the same output,
+//! the same error message, the same step count and byte-identical
+//! `--reproducible` profiles, the same heap profiles (by cost centre, kind
+//! and description) and the same collector statistics (bytes allocated and
+//! copied, collections, residency). (bench/programs run in the ignored release-only
+//! test at the end.) Random programs: tests/engines_random.rs.
+
+mod engines_common;
+use engines_common::*;
+use stg_run::machine::RunOptions;
+use stg_run::machine::heap_profile::HeapProfileBy;
+use stg_run::stg::auto_cc::AutoCc;
+
+fn program_files(dir: &str) -> Vec<(String, String)> {
+    let mut v = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("stg") {
+            continue;
+        }
+        if path.file_stem().and_then(|s| s.to_str()) == Some("Prelude") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        v.push((path.to_string_lossy().into_owned(), text));
+    }
+    v.sort();
+    v
+}
+
+fn all_programs() -> Vec<(String, String)> {
+    let mut v = program_files("programs");
+    let fib = "tests/ghc/ghc_guide_fib.stg";
+    v.push((fib.to_string(), std::fs::read_to_string(fib).unwrap()));
+    v
+}
+
+/// Compare both engines on every program with the given mode and auto-cc:
+/// a full run, a gc_stress run (programs up to `stress_steps` steps), runs
+/// cut by --max-steps at a few points and one by a small --max-stack.
+fn check(programs: &[(String, String)], stacks: bool, auto: AutoCc, stress_steps: u64) {
+    let mut failures = Vec::new();
+    for (path, text) in programs {
+        let l = load_text(path, text, true, auto).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let what = format!("{path} stacks={stacks} auto={auto:?}");
+        let base = mode_options(stacks, false);
+        let full = match compare(&l, &base) {
+            Ok(o) => o,
+            Err(e) => {
+                failures.push(format!("{what}: {e}"));
+                continue;
+            }
+        };
+        if full.steps <= stress_steps
+            && let Err(e) = compare(&l, &mode_options(stacks, true))
+        {
+            failures.push(format!("{what} gc_stress: {e}"));
+        }
+        for cut in [1, full.steps / 2, full.steps.saturating_sub(1)] {
+            let o = RunOptions {
+                max_steps: Some(cut),
+                ..base.clone()
+            };
+            if let Err(e) = compare(&l, &o) {
+                failures.push(format!("{what} max_steps={cut}: {e}"));
+            }
+        }
+        for by in [
+            HeapProfileBy::CostCentre,
+            HeapProfileBy::Kind,
+            HeapProfileBy::Descr,
+        ] {
+            let o = RunOptions {
+                heap_profile: Some(by),
+                heap_interval: (full.steps / 7).max(1),
+                ..base.clone()
+            };
+            if let Err(e) = compare(&l, &o) {
+                failures.push(format!("{what} heap profile {by:?}: {e}"));
+            }
+        }
+        let o = RunOptions {
+            max_stack: Some(2048),
+            ..base.clone()
+        };
+        if let Err(e) = compare(&l, &o) {
+            failures.push(format!("{what} max_stack=2K: {e}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// gc_stress collects at every allocation: only for the smaller programs
+/// in debug builds.
+const STRESS_STEPS: u64 = 60_000;
+
+#[test]
+fn flat_auto_none() {
+    check(&all_programs(), false, AutoCc::None, STRESS_STEPS);
+}
+
+#[test]
+fn flat_auto_all() {
+    check(&all_programs(), false, AutoCc::All, STRESS_STEPS);
+}
+
+#[test]
+fn stacks_auto_none() {
+    check(&all_programs(), true, AutoCc::None, STRESS_STEPS);
+}
+
+#[test]
+fn stacks_auto_all() {
+    check(&all_programs(), true, AutoCc::All, STRESS_STEPS);
+}
+
+#[test]
+fn profiling_off_changes_nothing_but_the_profile() {
+    for (path, text) in all_programs() {
+        let l = load_text(&path, &text, true, AutoCc::All).unwrap();
+        let fast = stg_run::machine::Engine::Fast;
+        let on = run_engine(&l, fast, &mode_options(false, false));
+        let off = run_engine(
+            &l,
+            fast,
+            &RunOptions {
+                no_profile: true,
+                ..mode_options(false, false)
+            },
+        );
+        assert_eq!(on.out, off.out, "{path}");
+        assert_eq!(on.error, off.error, "{path}");
+        assert_eq!(on.steps, off.steps, "{path}");
+    }
+}
+
+/// The benchmark programs (large): release builds only,
+/// `cargo test --release --test engines_differential -- --ignored`.
+#[test]
+#[ignore]
+fn bench_programs_release_only() {
+    // alloc10g runs 3 billion steps: minutes on the reference engine.
+    let programs: Vec<_> = program_files("bench/programs")
+        .into_iter()
+        .filter(|(p, _)| !p.contains("alloc10g"))
+        .collect();
+    for stacks in [false, true] {
+        for auto in [AutoCc::None, AutoCc::All] {
+            check(&programs, stacks, auto, 0);
+        }
+    }
+}
+
+/// `--clock=cycles` changes the ticks and the header, nothing else: the
+/// same tree, calls and words as the steps clock; `--reproducible` zeroes
+/// the header's frequency and overhead.
+#[test]
+fn cycles_clock_changes_only_ticks() {
+    use stg_run::machine::{self, Clock, Engine};
+    use stg_run::profile::Profile;
+    let zero_ticks = |mut p: Profile| {
+        for e in &mut p.entries {
+            e.counters.ticks = 0;
+        }
+        p
+    };
+    for (path, text) in all_programs().into_iter().take(6) {
+        let l = load_text(&path, &text, true, AutoCc::All).unwrap();
+        for stacks in [false, true] {
+            let run = |clock: Clock, reproducible: bool| {
+                let o = RunOptions {
+                    engine: Engine::Fast,
+                    clock,
+                    reproducible,
+                    ..mode_options(stacks, false)
+                };
+                let mut out = Vec::new();
+                let r = machine::run(&l.program, &l.sources, &o, &mut out, &mut Vec::new());
+                (out, r.profile)
+            };
+            let (o1, steps) = run(Clock::Steps, true);
+            let (o2, cycles) = run(Clock::Cycles, false);
+            assert_eq!(o1, o2, "{path}");
+            assert!(cycles.frequency > 0, "{path}: no counter frequency");
+            assert!(cycles.overhead > 0, "{path}: no overhead estimate");
+            let total: u64 = cycles.entries.iter().map(|e| e.counters.ticks).sum();
+            assert!(total > 0, "{path}: no cycles charged");
+            let mut c = zero_ticks(cycles);
+            c.frequency = 0;
+            c.overhead = 0;
+            assert_eq!(zero_ticks(steps), c, "{path}");
+            let (_, rep) = run(Clock::Cycles, true);
+            assert_eq!((rep.frequency, rep.overhead), (0, 0), "{path}");
+        }
+    }
+}
