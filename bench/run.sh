@@ -13,6 +13,10 @@
 #   - ghc -O0 -prof -fprof-auto, run with +RTS -p
 # Wall times are the best of $RUNS runs (default 3; the reference engine and
 # GHCi run once). Prints a Markdown table.
+#
+# Every stg-run timing is checked: its output must equal bench/programs/<p>.stdout,
+# and both engines must write byte-identical --reproducible profiles, in flat
+# mode and in stacks mode with --auto-cc=all. A mismatch stops the script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
@@ -38,6 +42,26 @@ timed() {
   echo "$best $rss"
 }
 
+# the output of the last timed run must be the program's expected output
+check_out() {
+  if ! cmp -s "$WORK/out" "bench/programs/$1.stdout"; then
+    echo "bench: $1 ($2) printed something else than bench/programs/$1.stdout:" >&2
+    head -c 500 "$WORK/out" "$WORK/err" >&2
+    exit 1
+  fi
+}
+
+# both engines must write the same profile, byte for byte
+check_engines_agree() {
+  local p=$1; shift
+  "$BIN" "bench/programs/$p.stg" --reproducible --profile-file "$WORK/fast.pgcl" "$@" >/dev/null
+  "$BIN" "bench/programs/$p.stg" --reproducible --profile-file "$WORK/ref.pgcl" --engine=reference "$@" >/dev/null
+  if ! cmp -s "$WORK/fast.pgcl" "$WORK/ref.pgcl"; then
+    echo "bench: $p: the engines' profiles differ ($*)" >&2
+    exit 1
+  fi
+}
+
 ratio() { awk "BEGIN{ if ($2 > 0) printf \"%.2f\", $1 / $2; else print \"-\" }"; }
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores, $(uname -sr)"
@@ -48,10 +72,15 @@ echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for p in "${PROGRAMS[@]}"; do
   src=bench/programs/$p.stg
   read -r tf rss < <(timed "$RUNS" "$BIN" "$src" --stats)
+  check_out "$p" "fast engine"
   steps=$(grep 'machine steps' "$WORK/err" | awk '{gsub(",","",$1); print $1}')
   resid=$(grep 'maximum residency' "$WORK/err" | awk '{gsub(",","",$1); print $1}')
   read -r tp _ < <(timed "$RUNS" "$BIN" "$src" --profile-file "$WORK/p.pgcl")
+  check_out "$p" "fast engine, profiling"
   read -r tr _ < <(timed 1 "$BIN" "$src" --engine=reference)
+  check_out "$p" "reference engine"
+  check_engines_agree "$p"
+  check_engines_agree "$p" --cost-centres=stacks --auto-cc=all
   ghci="-"; ghcprof="-"; vsprof="-"
   hs=bench/haskell/$p.hs
   if command -v ghc >/dev/null && [ -f "$hs" ]; then

@@ -137,23 +137,6 @@ fn profiling_off_changes_nothing_but_the_profile() {
     }
 }
 
-/// The benchmark programs (large): release builds only,
-/// `cargo test --release --test engines_differential -- --ignored`.
-#[test]
-#[ignore]
-fn bench_programs_release_only() {
-    // alloc10g runs 3 billion steps: minutes on the reference engine.
-    let programs: Vec<_> = program_files("bench/programs")
-        .into_iter()
-        .filter(|(p, _)| !p.contains("alloc10g"))
-        .collect();
-    for stacks in [false, true] {
-        for auto in [AutoCc::None, AutoCc::All] {
-            check(&programs, stacks, auto, 0);
-        }
-    }
-}
-
 /// `--clock=cycles` changes the ticks and the header, nothing else: the
 /// same tree, calls and words as the steps clock; `--reproducible` zeroes
 /// the header's frequency and overhead.
