@@ -941,6 +941,13 @@ impl<'a> Machine<'a> {
             Rule::R7,
         )?;
         self.ctr(cc).words += closure_words(n) as u64;
+        self.eval_bound_default(Value::Ptr(a));
+        Ok(())
+    }
+
+    /// The shared end of rules 7 and 12: pop the continuation, bind its
+    /// default's variable to the returned value, `Eval` the default's body.
+    fn eval_bound_default(&mut self, value: Value) {
         let mut cont = self.pop_cont();
         self.returned(&cont);
         if let ExprCode::Case {
@@ -953,11 +960,10 @@ impl<'a> Machine<'a> {
         } = &self.code.expr(cont.case).code
         {
             if let Some(s) = cont.env.get_mut(*slot as usize) {
-                *s = Value::Ptr(a);
+                *s = value;
             }
             self.s.control = Control::Eval(*body, cont.env);
         }
-        Ok(())
     }
 
     /// Rule 8: `ReturnCon`, no match, `default -> e`: `Eval e`.
@@ -1018,22 +1024,7 @@ impl<'a> Machine<'a> {
         let Control::ReturnInt(k) = self.take_control() else {
             return Ok(());
         };
-        let mut cont = self.pop_cont();
-        self.returned(&cont);
-        if let ExprCode::Case {
-            default:
-                Some(DefaultAlt {
-                    bind: Some(slot),
-                    body,
-                }),
-            ..
-        } = &self.code.expr(cont.case).code
-        {
-            if let Some(s) = cont.env.get_mut(*slot as usize) {
-                *s = Value::Int(k);
-            }
-            self.s.control = Control::Eval(*body, cont.env);
-        }
+        self.eval_bound_default(Value::Int(k));
         Ok(())
     }
 
