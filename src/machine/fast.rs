@@ -54,7 +54,7 @@ use crate::gc::{Addr, Heap, Info, Roots, Tag, Value, closure_words, default_limi
 use crate::machine::accounting::Accounting;
 use crate::machine::code::*;
 use crate::machine::heap_profile::{self, HeapProfile, HeapProfileBy};
-use crate::machine::reference::int_text;
+use crate::machine::result::{Halted, ResultPrinter};
 use crate::machine::{Clock, CostCentreMode, ErrorKind, RunOptions, RuntimeError, Stats};
 use crate::profile::{Counters, Profile};
 use crate::stg::source::SourceMap;
@@ -92,20 +92,6 @@ struct UFrame {
     cc: u32,
 }
 
-#[derive(Clone, Copy, Debug)]
-enum PrintItem {
-    Text(&'static str),
-    Force(Value, u8),
-    ListRest(Value),
-    CloseImproper,
-}
-
-#[derive(Clone, Copy, Debug)]
-enum PrintCtx {
-    Value(u8),
-    ListRest,
-}
-
 /// Everything the collector must see.
 struct St {
     ctl: Ctl,
@@ -114,7 +100,7 @@ struct St {
     args: Vec<Value>,
     us: Vec<UFrame>,
     globals: Vec<Value>,
-    printing: Vec<PrintItem>,
+    printer: ResultPrinter,
 }
 
 impl Roots for St {
@@ -140,12 +126,7 @@ impl Roots for St {
             }
         }
         self.globals.iter_mut().for_each(&mut *f);
-        for p in &mut self.printing {
-            match p {
-                PrintItem::Force(v, _) | PrintItem::ListRest(v) => f(v),
-                PrintItem::Text(_) | PrintItem::CloseImproper => {}
-            }
-        }
+        self.printer.roots(f);
     }
 }
 
@@ -254,7 +235,6 @@ pub struct Machine<'a> {
     max_stack_bytes: u64,
     rs_words: usize,
     gc_stress: bool,
-    print_ctx: PrintCtx,
     span: Span,
     scratch: Vec<Value>,
     started: Instant,
@@ -289,7 +269,7 @@ impl<'a> Machine<'a> {
                 args: Vec::with_capacity(1024),
                 us: Vec::with_capacity(256),
                 globals: Vec::new(),
-                printing: Vec::new(),
+                printer: ResultPrinter::default(),
             },
             rs: Vec::with_capacity(1024),
             env_base: 0,
@@ -323,7 +303,6 @@ impl<'a> Machine<'a> {
             max_stack_bytes,
             rs_words: 0,
             gc_stress: options.gc_stress,
-            print_ctx: PrintCtx::Value(0),
             span: Span::default(),
             scratch: Vec::new(),
             started: Instant::now(),
@@ -1424,52 +1403,30 @@ impl<'a> Machine<'a> {
         if self.heap_by.is_some() {
             self.census();
         }
-        let mut text = String::new();
         loop {
             self.exec()?;
-            text.clear();
-            self.print_halted(&mut text);
-            let out_err = |m: &Self, e: std::io::Error| {
-                m.error(
-                    ErrorKind::Output {
-                        message: e.to_string(),
-                    },
-                    "-",
-                    None,
-                )
+            let halted = match self.s.ctl {
+                Ctl::RetInt(k) => Halted::Int(k),
+                Ctl::RetCon(c) => Halted::Con(c, &self.s.fields),
+                Ctl::Enter(_) | Ctl::Eval(_) => Halted::Function,
             };
-            out.write_all(text.as_bytes())
-                .map_err(|e| out_err(self, e))?;
-            loop {
-                match self.s.printing.pop() {
-                    None => {
-                        out.write_all(b"\n").map_err(|e| out_err(self, e))?;
-                        out.flush().map_err(|e| out_err(self, e))?;
-                        return Ok(());
-                    }
-                    Some(PrintItem::Text(t)) => {
-                        out.write_all(t.as_bytes()).map_err(|e| out_err(self, e))?
-                    }
-                    Some(PrintItem::CloseImproper) => {
-                        out.write_all(b"]").map_err(|e| out_err(self, e))?
-                    }
-                    Some(PrintItem::Force(Value::Int(k), prec)) => out
-                        .write_all(int_text(k, prec).as_bytes())
-                        .map_err(|e| out_err(self, e))?,
-                    Some(PrintItem::Force(v, prec)) => {
-                        self.force(v, PrintCtx::Value(prec));
-                        break;
-                    }
-                    Some(PrintItem::ListRest(v)) => {
-                        self.force(v, PrintCtx::ListRest);
-                        break;
-                    }
+            match self.s.printer.halted(self.code, halted, out) {
+                Ok(None) => return Ok(()),
+                Ok(Some(v)) => self.force(v),
+                Err(e) => {
+                    return Err(self.error(
+                        ErrorKind::Output {
+                            message: e.to_string(),
+                        },
+                        "-",
+                        None,
+                    ));
                 }
             }
         }
     }
 
-    fn force(&mut self, v: Value, ctx: PrintCtx) {
+    fn force(&mut self, v: Value) {
         self.s.args.clear();
         self.rs.clear();
         self.s.us.clear();
@@ -1479,74 +1436,7 @@ impl<'a> Machine<'a> {
         self.rs_words = 0;
         self.cc = self.main_entry;
         self.switch(self.main_entry);
-        self.print_ctx = ctx;
         self.s.ctl = Ctl::Enter(v);
-    }
-
-    fn print_halted(&mut self, text: &mut String) {
-        let ctx = self.print_ctx;
-        match self.s.ctl {
-            Ctl::RetInt(k) => match ctx {
-                PrintCtx::Value(p) => text.push_str(&int_text(k, p)),
-                PrintCtx::ListRest => {
-                    text.push('|');
-                    text.push_str(&int_text(k, 0));
-                    text.push(']');
-                }
-            },
-            Ctl::Enter(_) | Ctl::Eval(_) => match ctx {
-                PrintCtx::Value(_) => text.push_str("<function>"),
-                PrintCtx::ListRest => text.push_str("|<function>]"),
-            },
-            Ctl::RetCon(c) => {
-                let ws = self.s.fields.clone();
-                let name = self.code.con_name(c);
-                let is_cons = name == "Cons" && ws.len() == 2;
-                let is_nil = name == "Nil" && ws.is_empty();
-                match ctx {
-                    PrintCtx::ListRest if is_nil => text.push(']'),
-                    PrintCtx::ListRest if is_cons => {
-                        text.push(',');
-                        self.s.printing.push(PrintItem::ListRest(ws[1]));
-                        self.s.printing.push(PrintItem::Force(ws[0], 0));
-                    }
-                    PrintCtx::ListRest => {
-                        text.push('|');
-                        self.s.printing.push(PrintItem::CloseImproper);
-                        self.print_con(c, &ws, 0, text);
-                    }
-                    PrintCtx::Value(_) if is_nil => text.push_str("[]"),
-                    PrintCtx::Value(_) if is_cons => {
-                        text.push('[');
-                        self.s.printing.push(PrintItem::ListRest(ws[1]));
-                        self.s.printing.push(PrintItem::Force(ws[0], 0));
-                    }
-                    PrintCtx::Value(p) => self.print_con(c, &ws, p, text),
-                }
-            }
-        }
-    }
-
-    fn print_con(&mut self, c: ConId, ws: &[Value], prec: u8, text: &mut String) {
-        let name = self.code.con_name(c);
-        if name == "I#" && ws.len() == 1 {
-            self.s.printing.push(PrintItem::Force(ws[0], prec));
-            return;
-        }
-        if ws.is_empty() {
-            text.push_str(name);
-            return;
-        }
-        let paren = prec > 10;
-        if paren {
-            text.push('(');
-            self.s.printing.push(PrintItem::Text(")"));
-        }
-        text.push_str(name);
-        for w in ws.iter().rev() {
-            self.s.printing.push(PrintItem::Force(*w, 11));
-            self.s.printing.push(PrintItem::Text(" "));
-        }
     }
 
     // ----- results -------------------------------------------------------

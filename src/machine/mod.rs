@@ -47,6 +47,7 @@ pub mod fast;
 pub mod heap_profile;
 pub mod lower;
 pub mod reference;
+mod result;
 
 /// Which engine runs the program: the threaded interpreter [`fast`] (the
 /// default; with a trace requested, the reference engine runs instead, as

@@ -31,6 +31,7 @@ use crate::gc::{
 use crate::machine::accounting::Accounting;
 use crate::machine::code::*;
 use crate::machine::heap_profile::{self, HeapProfile, HeapProfileBy};
+use crate::machine::result::{Halted, ResultPrinter};
 use crate::machine::{CostCentreMode, ErrorKind, RunOptions, RuntimeError, Stats, TraceFormat};
 use crate::profile::{Counters, Profile};
 use crate::stg::source::SourceMap;
@@ -126,24 +127,6 @@ impl Rule {
     }
 }
 
-/// Pending work of the result printer (a root set for the collector).
-#[derive(Clone, Debug)]
-enum PrintItem {
-    Text(&'static str),
-    /// Force a value and print it at a precedence (0 or 11).
-    Force(Value, u8),
-    /// Force a list tail: `]` for `Nil`, `,x...` for `Cons`.
-    ListRest(Value),
-    /// Close an improper list.
-    CloseImproper,
-}
-
-#[derive(Clone, Copy, Debug)]
-enum PrintCtx {
-    Value(u8),
-    ListRest,
-}
-
 /// Everything the collector must see.
 struct State {
     control: Control,
@@ -151,7 +134,7 @@ struct State {
     rs: Vec<Cont>,
     us: Vec<Frame>,
     globals: Vec<Value>,
-    printing: Vec<PrintItem>,
+    printer: ResultPrinter,
 }
 
 impl Roots for State {
@@ -175,12 +158,7 @@ impl Roots for State {
             }
         }
         self.globals.iter_mut().for_each(&mut *f);
-        for p in &mut self.printing {
-            match p {
-                PrintItem::Force(v, _) | PrintItem::ListRest(v) => f(v),
-                PrintItem::Text(_) | PrintItem::CloseImproper => {}
-            }
-        }
+        self.printer.roots(f);
     }
 }
 
@@ -206,7 +184,6 @@ pub struct Machine<'a> {
     rs_words: usize,
     gc_stress: bool,
     trace: Option<TraceFormat>,
-    print_ctx: PrintCtx,
     /// Source of the last expression evaluated.
     span: Span,
     started: Instant,
@@ -227,7 +204,7 @@ impl<'a> Machine<'a> {
                 rs: Vec::new(),
                 us: Vec::new(),
                 globals: Vec::new(),
-                printing: Vec::new(),
+                printer: ResultPrinter::default(),
             },
             cc: main_entry,
             row_cc: None,
@@ -246,7 +223,6 @@ impl<'a> Machine<'a> {
             rs_words: 0,
             gc_stress: options.gc_stress,
             trace: options.trace,
-            print_ctx: PrintCtx::Value(0),
             span: Span::default(),
             started: Instant::now(),
         }
@@ -1303,127 +1279,36 @@ impl<'a> Machine<'a> {
                 continue;
             }
             // Halted: a value in WHNF (or a function).
-            let mut text = String::new();
-            self.print_halted(&mut text);
-            let out_err = |m: &Self, e: std::io::Error| {
-                m.error(
-                    ErrorKind::Output {
-                        message: e.to_string(),
-                    },
-                    "-",
-                    None,
-                )
+            let halted = match &self.s.control {
+                Control::ReturnInt(k) => Halted::Int(*k),
+                Control::ReturnCon(c, ws) => Halted::Con(*c, ws),
+                Control::Enter(_) | Control::Eval(..) => Halted::Function,
             };
-            out.write_all(text.as_bytes())
-                .map_err(|e| out_err(self, e))?;
-            // Next piece of pending work that needs the machine.
-            loop {
-                match self.s.printing.pop() {
-                    None => {
-                        out.write_all(b"\n").map_err(|e| out_err(self, e))?;
-                        out.flush().map_err(|e| out_err(self, e))?;
-                        return Ok(());
-                    }
-                    Some(PrintItem::Text(t)) => {
-                        out.write_all(t.as_bytes()).map_err(|e| out_err(self, e))?
-                    }
-                    Some(PrintItem::CloseImproper) => {
-                        out.write_all(b"]").map_err(|e| out_err(self, e))?
-                    }
-                    Some(PrintItem::Force(Value::Int(k), prec)) => out
-                        .write_all(int_text(k, prec).as_bytes())
-                        .map_err(|e| out_err(self, e))?,
-                    Some(PrintItem::Force(v, prec)) => {
-                        self.force(v, PrintCtx::Value(prec));
-                        break;
-                    }
-                    Some(PrintItem::ListRest(v)) => {
-                        self.force(v, PrintCtx::ListRest);
-                        break;
-                    }
+            match self.s.printer.halted(self.code, halted, out) {
+                Ok(None) => return Ok(()),
+                Ok(Some(v)) => self.force(v),
+                Err(e) => {
+                    return Err(self.error(
+                        ErrorKind::Output {
+                            message: e.to_string(),
+                        },
+                        "-",
+                        None,
+                    ));
                 }
             }
         }
     }
 
     /// Start forcing `v` under `MAIN` with empty stacks.
-    fn force(&mut self, v: Value, ctx: PrintCtx) {
+    fn force(&mut self, v: Value) {
         self.s.args.clear();
         self.s.rs.clear();
         self.s.us.clear();
         self.rs_words = 0;
         self.cc = self.acct.main_entry;
         self.row_cc = None;
-        self.print_ctx = ctx;
         self.s.control = Control::Enter(v);
-    }
-
-    /// Print the halted value in the current context, pushing its fields as
-    /// pending work (right to left, so they are forced left to right).
-    fn print_halted(&mut self, text: &mut String) {
-        let ctx = self.print_ctx;
-        match self.s.control.clone() {
-            Control::ReturnInt(k) => match ctx {
-                PrintCtx::Value(p) => text.push_str(&int_text(k, p)),
-                PrintCtx::ListRest => {
-                    text.push('|');
-                    text.push_str(&int_text(k, 0));
-                    text.push(']');
-                }
-            },
-            Control::Enter(_) | Control::Eval(..) => match ctx {
-                PrintCtx::Value(_) => text.push_str("<function>"),
-                PrintCtx::ListRest => text.push_str("|<function>]"),
-            },
-            Control::ReturnCon(c, ws) => {
-                let name = self.code.con_name(c);
-                let is_cons = name == "Cons" && ws.len() == 2;
-                let is_nil = name == "Nil" && ws.is_empty();
-                match ctx {
-                    PrintCtx::ListRest if is_nil => text.push(']'),
-                    PrintCtx::ListRest if is_cons => {
-                        text.push(',');
-                        self.s.printing.push(PrintItem::ListRest(ws[1]));
-                        self.s.printing.push(PrintItem::Force(ws[0], 0));
-                    }
-                    PrintCtx::ListRest => {
-                        // An improper list: `[1,2|tail]`.
-                        text.push('|');
-                        self.s.printing.push(PrintItem::CloseImproper);
-                        self.print_con(c, ws, 0, text);
-                    }
-                    PrintCtx::Value(_) if is_nil => text.push_str("[]"),
-                    PrintCtx::Value(_) if is_cons => {
-                        text.push('[');
-                        self.s.printing.push(PrintItem::ListRest(ws[1]));
-                        self.s.printing.push(PrintItem::Force(ws[0], 0));
-                    }
-                    PrintCtx::Value(p) => self.print_con(c, ws, p, text),
-                }
-            }
-        }
-    }
-
-    fn print_con(&mut self, c: ConId, ws: Vec<Value>, prec: u8, text: &mut String) {
-        let name = self.code.con_name(c);
-        if name == "I#" && ws.len() == 1 {
-            self.s.printing.push(PrintItem::Force(ws[0], prec));
-            return;
-        }
-        if ws.is_empty() {
-            text.push_str(name);
-            return;
-        }
-        let paren = prec > 10;
-        if paren {
-            text.push('(');
-            self.s.printing.push(PrintItem::Text(")"));
-        }
-        text.push_str(name);
-        for w in ws.iter().rev() {
-            self.s.printing.push(PrintItem::Force(*w, 11));
-            self.s.printing.push(PrintItem::Text(" "));
-        }
     }
 
     // ----- results -------------------------------------------------------
@@ -1627,15 +1512,6 @@ impl<'a> Machine<'a> {
         } else {
             "?".into()
         }
-    }
-}
-
-/// An `Int#` as the result printer shows it at precedence `prec`.
-pub(crate) fn int_text(k: i64, prec: u8) -> String {
-    if k < 0 && prec > 10 {
-        format!("({k})")
-    } else {
-        k.to_string()
     }
 }
 
