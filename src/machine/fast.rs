@@ -53,6 +53,7 @@ use std::time::Instant;
 use crate::gc::{Addr, Heap, Info, Roots, Tag, Value, closure_words, default_limit_bytes};
 use crate::machine::accounting::Accounting;
 use crate::machine::code::*;
+use crate::machine::common;
 use crate::machine::heap_profile::{self, HeapProfile, HeapProfileBy};
 use crate::machine::result::{Halted, ResultPrinter};
 use crate::machine::{Clock, CostCentreMode, ErrorKind, RunOptions, RuntimeError, Stats};
@@ -391,14 +392,7 @@ impl<'a> Machine<'a> {
 
     #[cold]
     fn error(&self, kind: ErrorKind, rule: &'static str, span: Option<Span>) -> RuntimeError {
-        let span = span.unwrap_or(self.span);
-        let location = if span == Span::default() && self.sources.files().next().is_none() {
-            None
-        } else if (span.file as usize) < self.sources.files().count() {
-            Some(self.sources.location(span))
-        } else {
-            None
-        };
+        let location = common::location(self.sources, span.unwrap_or(self.span));
         RuntimeError {
             kind,
             rule,
@@ -562,62 +556,31 @@ impl<'a> Machine<'a> {
     }
 
     fn closure_desc(&self, a: Addr) -> String {
-        match self.heap.info(a) {
-            Some(i) => match i.tag {
-                Tag::Lambda | Tag::BlackHole | Tag::Entered => self
-                    .code
-                    .lambdas
-                    .get(i.index as usize)
-                    .map(|l| l.name.clone())
-                    .unwrap_or_default(),
-                Tag::Con => self.code.con_name(i.index).to_string(),
-                Tag::Pap => "PAP".to_string(),
-                Tag::Ind => "IND".to_string(),
-                Tag::Forward => "FORWARD".to_string(),
-            },
-            None => format!("@{a}?"),
-        }
+        common::closure_desc(self.code, &self.heap, a)
     }
 
     fn closure_span(&self, a: Addr) -> Option<Span> {
-        match self.heap.info(a) {
-            Some(i) if matches!(i.tag, Tag::Lambda | Tag::BlackHole | Tag::Entered) => {
-                self.code.lambdas.get(i.index as usize).map(|l| l.span)
-            }
-            _ => None,
-        }
+        common::closure_span(self.code, &self.heap, a)
     }
 
     // ----- globals -------------------------------------------------------
 
     fn init_globals(&mut self) -> Result<(), RuntimeError> {
-        let n = self.code.globals.len();
-        self.reserve(n * closure_words(0), "3")?;
-        for g in 0..n {
-            let gc = &self.code.globals[g];
-            let lam = self.code.lambda(gc.lambda);
-            let cc =
-                self.acct
-                    .static_entry(&self.code.cost_centres, gc.module as usize, lam.arity > 0);
-            let info = Info {
-                tag: Tag::Lambda,
-                n: 0,
-                index: gc.lambda,
-            };
-            let a = self.heap.alloc(info, cc, &[]).ok_or_else(|| {
-                self.error(
-                    ErrorKind::HeapLimit {
-                        limit_bytes: self.heap.max_bytes(),
-                        live_bytes: 0,
-                    },
-                    "-",
-                    None,
-                )
-            })?;
-            self.heap.stats.bytes_allocated -= closure_words(0) as u64 * 8;
-            self.s.globals.push(Value::Ptr(a));
+        self.reserve(self.code.globals.len() * closure_words(0), "3")?;
+        match common::alloc_globals(&mut self.heap, self.code, &mut self.acct) {
+            Some(globals) => {
+                self.s.globals = globals;
+                Ok(())
+            }
+            None => Err(self.error(
+                ErrorKind::HeapLimit {
+                    limit_bytes: self.heap.max_bytes(),
+                    live_bytes: 0,
+                },
+                "-",
+                None,
+            )),
         }
-        Ok(())
     }
 
     // ----- the loop ------------------------------------------------------

@@ -43,6 +43,7 @@ use crate::stg::syntax::Program;
 
 pub mod accounting;
 pub mod code;
+mod common;
 pub mod fast;
 pub mod heap_profile;
 pub mod lower;

@@ -1,0 +1,75 @@
+//! What both engines do alike outside the rules: allocate the globals'
+//! static closures, describe a closure for messages, and place a span for an
+//! error. Written once so that the engines' errors and profiles cannot drift
+//! apart.
+
+use crate::gc::{Addr, Heap, Info, Tag, Value, closure_words};
+use crate::machine::accounting::Accounting;
+use crate::machine::code::Code;
+use crate::stg::source::SourceMap;
+use crate::stg::syntax::Span;
+
+/// Allocates one static closure per global, carrying its module's static
+/// entry (`CAF`, or the empty stack for a function in stacks mode). Static
+/// closures are not allocation by the program, so they are not counted in
+/// the heap's statistics. `None` when the heap cannot hold them.
+pub(crate) fn alloc_globals(
+    heap: &mut Heap,
+    code: &Code,
+    acct: &mut Accounting,
+) -> Option<Vec<Value>> {
+    let mut globals = Vec::with_capacity(code.globals.len());
+    for global in &code.globals {
+        let lambda = code.lambda(global.lambda);
+        let cc = acct.static_entry(&code.cost_centres, global.module as usize, lambda.arity > 0);
+        let info = Info {
+            tag: Tag::Lambda,
+            n: 0,
+            index: global.lambda,
+        };
+        let a = heap.alloc(info, cc, &[])?;
+        heap.stats.bytes_allocated -= closure_words(0) as u64 * 8;
+        globals.push(Value::Ptr(a));
+    }
+    Some(globals)
+}
+
+/// The closure at `a` as messages name it: its binding's name (`outer.inner`
+/// for nested ones), its constructor, or its kind.
+pub(crate) fn closure_desc(code: &Code, heap: &Heap, a: Addr) -> String {
+    match heap.info(a) {
+        Some(i) => match i.tag {
+            Tag::Lambda | Tag::BlackHole | Tag::Entered => code
+                .lambdas
+                .get(i.index as usize)
+                .map(|l| l.name.clone())
+                .unwrap_or_default(),
+            Tag::Con => code.con_name(i.index).to_string(),
+            Tag::Pap => "PAP".to_string(),
+            Tag::Ind => "IND".to_string(),
+            Tag::Forward => "FORWARD".to_string(),
+        },
+        None => format!("@{a}?"),
+    }
+}
+
+/// Where the lambda form of the closure at `a` is written, if it has one.
+pub(crate) fn closure_span(code: &Code, heap: &Heap, a: Addr) -> Option<Span> {
+    match heap.info(a) {
+        Some(i) if matches!(i.tag, Tag::Lambda | Tag::BlackHole | Tag::Entered) => {
+            code.lambdas.get(i.index as usize).map(|l| l.span)
+        }
+        _ => None,
+    }
+}
+
+/// `file:line:col` of a span, when it names a file of this run.
+pub(crate) fn location(sources: &SourceMap, span: Span) -> Option<String> {
+    if span == Span::default() && sources.files().next().is_none() {
+        None
+    } else if (span.file as usize) < sources.files().count() {
+        Some(sources.location(span))
+    } else {
+        None
+    }
+}
