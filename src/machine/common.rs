@@ -3,7 +3,10 @@
 //! error. Written once so that the engines' errors and profiles cannot drift
 //! apart.
 
+use std::time::Instant;
+
 use crate::gc::{Addr, Heap, Info, Tag, Value, closure_words};
+use crate::machine::Stats;
 use crate::machine::accounting::Accounting;
 use crate::machine::code::Code;
 use crate::stg::source::SourceMap;
@@ -71,5 +74,31 @@ pub(crate) fn location(sources: &SourceMap, span: Span) -> Option<String> {
         Some(sources.location(span))
     } else {
         None
+    }
+}
+
+/// `--stats`: the heap's figures with the run's steps and times.
+pub(crate) fn stats(steps: u64, heap: &Heap, started: Instant) -> Stats {
+    let h = &heap.stats;
+    let total = started.elapsed();
+    Stats {
+        steps,
+        bytes_allocated: h.bytes_allocated,
+        bytes_copied: h.bytes_copied,
+        collections: h.collections,
+        max_residency_bytes: h.max_residency_bytes,
+        mutator_time: total.saturating_sub(h.gc_time),
+        gc_time: h.gc_time,
+    }
+}
+
+/// The steps clock's frequency for the profile header: steps per second of
+/// this run, or 0 under `--reproducible` (it depends on the machine).
+pub(crate) fn steps_frequency(steps: u64, started: Instant, reproducible: bool) -> u64 {
+    let secs = started.elapsed().as_secs_f64();
+    if reproducible || secs <= 0.0 {
+        0
+    } else {
+        (steps as f64 / secs) as u64
     }
 }

@@ -1405,26 +1405,11 @@ impl<'a> Machine<'a> {
     // ----- results -------------------------------------------------------
 
     pub fn stats(&self) -> Stats {
-        let h = &self.heap.stats;
-        let total = self.started.elapsed();
-        Stats {
-            steps: self.steps,
-            bytes_allocated: h.bytes_allocated,
-            bytes_copied: h.bytes_copied,
-            collections: h.collections,
-            max_residency_bytes: h.max_residency_bytes,
-            mutator_time: total.saturating_sub(h.gc_time),
-            gc_time: h.gc_time,
-        }
+        common::stats(self.steps, &self.heap, self.started)
     }
 
     pub fn profile(&self, reproducible: bool) -> Profile {
-        let secs = self.started.elapsed().as_secs_f64();
-        let frequency = if reproducible || secs <= 0.0 {
-            0
-        } else {
-            (self.steps as f64 / secs) as u64
-        };
+        let frequency = common::steps_frequency(self.steps, self.started, reproducible);
         let mut p = self.acct.profile(&self.code.cost_centres, frequency);
         if self.cycles && !reproducible {
             p.frequency = self.tsc_hz;
