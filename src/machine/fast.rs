@@ -1024,11 +1024,7 @@ impl<'a> Machine<'a> {
                                 self.s.fields = fields;
                                 let a = r?;
                                 self.pend_words += closure_words(n) as u64;
-                                self.return_to(cont);
-                                self.set_slot(*slot, Value::Ptr(a));
-                                self.s.ctl = Ctl::Eval(*body);
-                                self.steps += 1;
-                                self.switch(self.cc);
+                                self.eval_default(cont, Some((*slot, Value::Ptr(a))), *body);
                             }
                             Some(DefaultAlt { bind: None, body }) => {
                                 // Rule 8.
@@ -1036,10 +1032,7 @@ impl<'a> Machine<'a> {
                                     return Err(self.step_limit("8"));
                                 }
                                 self.switch(self.cc);
-                                self.return_to(cont);
-                                self.s.ctl = Ctl::Eval(*body);
-                                self.steps += 1;
-                                self.switch(self.cc);
+                                self.eval_default(cont, None, *body);
                             }
                             None => {
                                 return Err(self.error(
@@ -1160,11 +1153,7 @@ impl<'a> Machine<'a> {
                                     return Err(self.step_limit("12"));
                                 }
                                 self.switch(self.cc);
-                                self.return_to(cont);
-                                self.set_slot(*slot, Value::Int(k));
-                                self.s.ctl = Ctl::Eval(*body);
-                                self.steps += 1;
-                                self.switch(self.cc);
+                                self.eval_default(cont, Some((*slot, Value::Int(k))), *body);
                             }
                             Some(DefaultAlt { bind: None, body }) => {
                                 // Rule 13.
@@ -1172,10 +1161,7 @@ impl<'a> Machine<'a> {
                                     return Err(self.step_limit("13"));
                                 }
                                 self.switch(self.cc);
-                                self.return_to(cont);
-                                self.s.ctl = Ctl::Eval(*body);
-                                self.steps += 1;
-                                self.switch(self.cc);
+                                self.eval_default(cont, None, *body);
                             }
                             None => {
                                 return Err(self.error(
@@ -1222,6 +1208,19 @@ impl<'a> Machine<'a> {
                 }
             }
         }
+    }
+
+    /// The end of rules 7, 8, 12 and 13: return to the continuation, bind
+    /// the default's variable if it has one, and `Eval` the default's body.
+    #[inline]
+    fn eval_default(&mut self, cont: Cont, bind: Option<(u32, Value)>, body: ExprId) {
+        self.return_to(cont);
+        if let Some((slot, v)) = bind {
+            self.set_slot(slot, v);
+        }
+        self.s.ctl = Ctl::Eval(body);
+        self.steps += 1;
+        self.switch(self.cc);
     }
 
     /// Pop the top case continuation and resume in its environment: count
