@@ -45,24 +45,7 @@ fn text(bytes: &[u8]) -> String {
 }
 
 /// LANGUAGE.md, "Example" (prints `[2,4]`).
-const LANGUAGE_MD_EXAMPLE: &str = r#"-- map, exactly as in the 1992 paper
-map = {} \n {f,xs} ->
-  case xs of
-    Nil {} -> Nil {}
-    Cons {y,ys} -> let fy = {f,y} \u {} -> f {y}
-                       mfy = {f,ys} \u {} -> map {f,ys}
-                   in Cons {fy,mfy}
-
--- the paper's scc
-double = {} \r {x} -> case x of I# {x#} -> case +# {x#, x#} of r# -> I# {r#}
-main = {} \u {} ->
-  letrec one = {} \r {} -> I# {1#}
-         two = {} \r {} -> I# {2#}
-         nil = {} \r {} -> Nil {}
-         l2 = {two,nil} \r {} -> Cons {two,nil}
-         l = {one,l2} \r {} -> Cons {one,l2}
-  in scc "foo" (map {double, l})
-"#;
+const LANGUAGE_MD_EXAMPLE: &str = include_str!("fixtures/language_md_example.stg");
 
 #[test]
 fn check_accepts_every_program() {

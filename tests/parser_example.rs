@@ -3,24 +3,7 @@
 use stg_run::stg::parser::parse_module;
 use stg_run::stg::syntax::*;
 
-const EXAMPLE: &str = r#"-- map, exactly as in the 1992 paper
-map = {} \n {f,xs} ->
-  case xs of
-    Nil {} -> Nil {}
-    Cons {y,ys} -> let fy = {f,y} \u {} -> f {y}
-                       mfy = {f,ys} \u {} -> map {f,ys}
-                   in Cons {fy,mfy}
-
--- the paper's scc
-double = {} \r {x} -> case x of I# {x#} -> case +# {x#, x#} of r# -> I# {r#}
-main = {} \u {} ->
-  letrec one = {} \r {} -> I# {1#}
-         two = {} \r {} -> I# {2#}
-         nil = {} \r {} -> Nil {}
-         l2 = {two,nil} \r {} -> Cons {two,nil}
-         l = {one,l2} \r {} -> Cons {one,l2}
-  in scc "foo" (map {double, l})
-"#;
+const EXAMPLE: &str = include_str!("fixtures/language_md_example.stg");
 
 fn names(ids: &[Ident]) -> Vec<&str> {
     ids.iter().map(|i| i.name.as_str()).collect()
