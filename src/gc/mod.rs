@@ -70,6 +70,7 @@ pub enum Tag {
 }
 
 impl Tag {
+    #[inline]
     fn from_u8(b: u8) -> Option<Tag> {
         Some(match b {
             1 => Tag::Lambda,
@@ -94,9 +95,11 @@ pub struct Info {
 }
 
 impl Info {
+    #[inline]
     pub fn encode(self) -> Word {
         (self.tag as u64) | ((self.n as u64 & 0xff_ffff) << 8) | ((self.index as u64) << 32)
     }
+    #[inline]
     pub fn decode(w: Word) -> Option<Info> {
         Some(Info {
             tag: Tag::from_u8((w & 0xff) as u8)?,
@@ -111,6 +114,7 @@ impl Info {
 }
 
 /// Words occupied by a closure with `n` payload words.
+#[inline]
 pub fn closure_words(n: usize) -> usize {
     2 + n.max(1)
 }
@@ -196,41 +200,42 @@ impl Heap {
         self.max_words as u64 * 16
     }
 
-    /// Bump-allocate `2 + max(1, n)` words (the caller has made room with
-    /// [`Heap::reserve`]). The words are zero and not pointers; counts as
-    /// allocation when `counted`.
-    fn bump(&mut self, n: usize) -> Addr {
-        let size = closure_words(n);
-        debug_assert!(self.hp + size <= self.capacity);
-        let a = self.hp;
-        self.hp += size;
-        for i in a..a + size {
-            self.words[i] = 0;
-            self.clear_bit(i);
-        }
-        a as Addr
-    }
-
     /// Allocate a closure with the given info, cost centre and payload.
     /// Room must have been made with [`Heap::reserve`]; returns `None` (never
     /// panics) if it was not.
+    ///
+    /// Words at and above `hp` never have their pointer bit set (a
+    /// collection starts to-space with a clear bitmap, and only allocated
+    /// words get bits), so only the payload's pointers need bits here.
+    #[inline]
     pub fn alloc(&mut self, info: Info, cc: u32, payload: &[Value]) -> Option<Addr> {
         let size = closure_words(payload.len());
-        if self.hp + size > self.capacity {
+        let a = self.hp;
+        if a + size > self.capacity {
             return None;
         }
-        let a = self.bump(payload.len());
+        let words = self.words.get_mut(a..a + size)?;
+        self.hp += size;
         self.stats.bytes_allocated += size as u64 * 8;
-        self.words[a as usize] = info.encode();
-        self.words[a as usize + 1] = cc as u64;
+        words[0] = info.encode();
+        words[1] = cc as u64;
+        words[2] = 0;
         for (i, v) in payload.iter().enumerate() {
-            self.set_payload(a, i, *v);
+            match *v {
+                Value::Int(k) => words[2 + i] = k as u64,
+                Value::Ptr(p) => {
+                    words[2 + i] = p;
+                    let j = a + 2 + i;
+                    self.ptr_bits[j / 64] |= 1 << (j % 64);
+                }
+            }
         }
-        Some(a)
+        Some(a as Addr)
     }
 
     /// Make room for `words` words, collecting (and growing) if needed, or
     /// always collecting when `stress`.
+    #[inline]
     pub fn reserve(
         &mut self,
         words: usize,
@@ -243,21 +248,26 @@ impl Heap {
         self.collect(words, roots)
     }
 
+    #[inline]
     fn bit(&self, i: usize) -> bool {
         self.ptr_bits[i / 64] >> (i % 64) & 1 == 1
     }
+    #[inline]
     fn set_bit(&mut self, i: usize) {
         self.ptr_bits[i / 64] |= 1 << (i % 64);
     }
+    #[inline]
     fn clear_bit(&mut self, i: usize) {
         self.ptr_bits[i / 64] &= !(1 << (i % 64));
     }
 
+    #[inline]
     fn in_range(&self, a: Addr) -> bool {
         (a as usize) + 2 < self.hp + 1 && (a as usize) < self.hp
     }
 
     /// The info word of the closure at `a`, `None` if `a` is not a closure.
+    #[inline]
     pub fn info(&self, a: Addr) -> Option<Info> {
         if !self.in_range(a) {
             return None;
@@ -269,10 +279,12 @@ impl Heap {
         self.words[a as usize] = info.encode();
     }
 
+    #[inline]
     pub fn cc(&self, a: Addr) -> u32 {
         self.words[a as usize + 1] as u32
     }
 
+    #[inline]
     pub fn payload(&self, a: Addr, i: usize) -> Value {
         let j = a as usize + 2 + i;
         if self.bit(j) {
@@ -282,6 +294,7 @@ impl Heap {
         }
     }
 
+    #[inline]
     pub fn set_payload(&mut self, a: Addr, i: usize, v: Value) {
         let j = a as usize + 2 + i;
         match v {
@@ -299,6 +312,7 @@ impl Heap {
     /// Turn the closure at `a` into a black hole or an entered `\s` closure:
     /// its payload is no longer needed (the environment holds it), so its
     /// words stop being pointers.
+    #[inline]
     pub fn blackhole(&mut self, a: Addr, tag: Tag) {
         if let Some(mut info) = self.info(a) {
             for i in 0..info.n.max(1) as usize {
@@ -310,6 +324,7 @@ impl Heap {
     }
 
     /// Overwrite the closure at `a` with an indirection to `target` (an update).
+    #[inline]
     pub fn update_with_ind(&mut self, a: Addr, target: Addr) {
         if let Some(mut info) = self.info(a) {
             for i in 0..info.n.max(1) as usize {
@@ -323,7 +338,15 @@ impl Heap {
 
     /// Follow indirections from `a` (bounded; a cycle cannot be built by
     /// updates, the bound only guards against a corrupt heap).
-    pub fn deref(&self, mut a: Addr) -> Addr {
+    #[inline]
+    pub fn deref(&self, a: Addr) -> Addr {
+        match self.words.get(a as usize) {
+            Some(&w) if w & 0xff == Tag::Ind as u64 => self.deref_chain(a),
+            _ => a,
+        }
+    }
+
+    fn deref_chain(&self, mut a: Addr) -> Addr {
         for _ in 0..1_000_000 {
             match self.info(a) {
                 Some(Info { tag: Tag::Ind, .. }) => match self.payload(a, 0) {

@@ -55,11 +55,12 @@ use crate::machine::accounting::Accounting;
 use crate::machine::code::*;
 use crate::machine::common;
 use crate::machine::heap_profile::{self, HeapProfile, HeapProfileBy};
+use crate::machine::primitives;
 use crate::machine::result::{Halted, ResultPrinter};
 use crate::machine::{Clock, CostCentreMode, ErrorKind, RunOptions, RuntimeError, Stats};
 use crate::profile::{Counters, Profile};
 use crate::stg::source::SourceMap;
-use crate::stg::syntax::{Flag, PrimOp, Span};
+use crate::stg::syntax::{Flag, Span};
 
 /// The control component; environments live in `vals`, constructor fields
 /// in `fields`.
@@ -544,6 +545,224 @@ impl<'a> Machine<'a> {
         Ok(())
     }
 
+    // ----- fused rules ---------------------------------------------------
+    //
+    // Common sequences of rules run as one dispatch. Each fused path first
+    // checks that every rule in the sequence would fire (same selection as
+    // the loop's arms), that none allocates, and that no step of it would
+    // meet the step limit or a heap census; if any check fails it changes
+    // nothing and the loop runs the rules one at a time, so errors, limits
+    // and censuses happen exactly where they happen unfused. What the
+    // sequence leaves behind (environment, counters, step count, cost
+    // centre, the span errors name) is what the single rules leave.
+
+    /// May `k` steps run without meeting the step limit or a census?
+    #[inline]
+    fn can_fuse(&self, k: u64) -> bool {
+        self.steps + k <= self.limit.min(self.next_census)
+    }
+
+    /// Would a case continuation (rule 4) stay within `--max-stack`?
+    #[inline]
+    fn cont_fits(&self) -> bool {
+        let words = self.s.args.len() + self.rs_words + self.env_len + 3 + self.s.us.len() * 4;
+        words as u64 <= self.max_stack_words
+    }
+
+    /// `case e of alts` whose scrutinee returns at once, without building
+    /// anything: a primitive operation (rules 4, 14), a literal (4, 9), a
+    /// constructor (4, 5), a variable bound to an `Int#` (4, 10) or to an
+    /// evaluated value (4, 1, 2, 5: a constructor value or a reentrant
+    /// arity-0 closure whose body is a constructor), then the return to
+    /// this case's alternative (6, 8, 11, 12 or 13). No continuation is
+    /// pushed or copied: the alternative runs in the environment the case
+    /// was evaluated in, which is the continuation's. Returns whether it
+    /// fired.
+    #[inline]
+    fn case_immediate(&mut self, case: &ExprNode, scrut: ExprId) -> bool {
+        let code = self.code;
+        let ExprCode::Case { alts, default, .. } = &case.code else {
+            return false;
+        };
+        // The value returned, the steps up to and including the one that
+        // returns it, and the calls (rule 1) among them.
+        let (ret, steps, calls) = match &code.exprs[scrut as usize].code {
+            ExprCode::Prim { op, args } => {
+                let mut xs = [0i64; 2];
+                for (i, a) in args.iter().enumerate().take(2) {
+                    match self.atom(*a) {
+                        Value::Int(k) => xs[i] = k,
+                        Value::Ptr(_) => return false,
+                    }
+                }
+                match primitives::apply(*op, xs[0], xs[1]) {
+                    Some(r) => (Ctl::RetInt(r), 2, 0),
+                    None => return false,
+                }
+            }
+            ExprCode::Lit(k) => (Ctl::RetInt(*k), 2, 0),
+            ExprCode::Con { con, args } => {
+                self.s.fields.clear();
+                for a in args {
+                    let v = self.atom(*a);
+                    self.s.fields.push(v);
+                }
+                (Ctl::RetCon(*con), 2, 0)
+            }
+            ExprCode::App { fun, args } if args.is_empty() => match self.lookup(*fun) {
+                Value::Int(k) => (Ctl::RetInt(k), 2, 0),
+                Value::Ptr(p) => match self.evaluated_fields(p) {
+                    Some(c) => (Ctl::RetCon(c), 4, 1),
+                    None => return false,
+                },
+            },
+            _ => return false,
+        };
+        let total = steps + 1;
+        if !self.can_fuse(total) || !self.cont_fits() {
+            return false;
+        }
+        // The alternative (the return rule's selection, success cases only;
+        // rule 7 allocates and is left to the loop).
+        let (body, bind_int) = match (ret, alts) {
+            (Ctl::RetInt(k), AltsKind::Prim(alts)) => match alts.iter().find(|a| a.0 == k) {
+                Some(&(_, body)) => (body, None),
+                None => match default {
+                    Some(d) => (d.body, d.bind.map(|slot| (slot, k))),
+                    None => return false,
+                },
+            },
+            (Ctl::RetInt(k), AltsKind::DefaultOnly) => match default {
+                Some(d) => (d.body, d.bind.map(|slot| (slot, k))),
+                None => return false,
+            },
+            (Ctl::RetCon(c), AltsKind::Alg(alts)) => match alts.iter().find(|a| a.con == c) {
+                Some(alt) => {
+                    for (i, slot) in alt.binds.iter().enumerate() {
+                        if let Some(&w) = self.s.fields.get(i) {
+                            self.set_slot(*slot, w);
+                        }
+                    }
+                    (alt.body, None)
+                }
+                None => match default {
+                    Some(DefaultAlt { bind: None, body }) => (*body, None),
+                    _ => return false,
+                },
+            },
+            (Ctl::RetCon(_), AltsKind::DefaultOnly) => match default {
+                Some(DefaultAlt { bind: None, body }) => (*body, None),
+                _ => return false,
+            },
+            _ => return false,
+        };
+        if let Some((slot, k)) = bind_int {
+            self.set_slot(slot, Value::Int(k));
+        }
+        self.steps += total;
+        self.pend_calls += calls + 1;
+        self.span = case.span;
+        self.s.ctl = Ctl::Eval(body);
+        true
+    }
+
+    /// If `p` is an evaluated value that entering returns at once (rules 2
+    /// and 5 with no cost-centre change: a constructor value, or a
+    /// reentrant arity-0 closure whose body is a constructor application),
+    /// put its fields in `fields` and give its constructor.
+    #[inline(always)]
+    fn evaluated_fields(&mut self, p: Addr) -> Option<ConId> {
+        let a = self.heap.deref(p);
+        let info = self.heap.info(a)?;
+        match info.tag {
+            Tag::Con => {
+                self.s.fields.clear();
+                for i in 0..info.n as usize {
+                    let v = self.heap.payload(a, i);
+                    self.s.fields.push(v);
+                }
+                Some(info.index)
+            }
+            Tag::Lambda => {
+                let lam = *self.p.lams.get(info.index as usize)?;
+                if lam.kind != 0 || lam.arity != 0 {
+                    return None;
+                }
+                let ExprCode::Con { con, args } = &self.code.exprs[lam.body as usize].code else {
+                    return None;
+                };
+                self.s.fields.clear();
+                for at in args {
+                    let v = match *at {
+                        AtomCode::Lit(k) => Value::Int(k),
+                        AtomCode::Var(VarRef::Local(i)) if i < lam.nfree => {
+                            self.heap.payload(a, i as usize)
+                        }
+                        AtomCode::Var(VarRef::Global(g)) => *self.s.globals.get(g as usize)?,
+                        AtomCode::Var(VarRef::Local(_)) => return None,
+                    };
+                    self.s.fields.push(v);
+                }
+                Some(*con)
+            }
+            _ => None,
+        }
+    }
+
+    /// `f {xs}` where `f` is a reentrant closure taking exactly the
+    /// arguments given: rule 1, then rule 2, without the argument stack.
+    /// Returns whether it fired.
+    #[inline]
+    fn call_exact(&mut self, node: &ExprNode, p: Addr, args: &[AtomCode]) -> bool {
+        const MAX: usize = 8;
+        let n = args.len();
+        if n > MAX || !self.can_fuse(2) {
+            return false;
+        }
+        let a = self.heap.deref(p);
+        let Some(Info {
+            tag: Tag::Lambda,
+            index,
+            ..
+        }) = self.heap.info(a)
+        else {
+            return false;
+        };
+        let Some(&lam) = self.p.lams.get(index as usize) else {
+            return false;
+        };
+        if lam.kind != 0 || lam.arity as usize != n {
+            return false;
+        }
+        let words = self.s.args.len() + n + self.rs_words + self.s.us.len() * 4;
+        if words as u64 > self.max_stack_words {
+            return false;
+        }
+        let mut xs = [Value::Int(0); MAX];
+        for (x, at) in xs.iter_mut().zip(args) {
+            *x = self.atom(*at);
+        }
+        // Rule 1.
+        self.span = node.span;
+        self.pend_calls += 1;
+        // Rule 2.
+        let captured = self.heap.cc(a);
+        self.open_env(lam.fun_env as usize);
+        let base = self.env_base;
+        let nfree = lam.nfree as usize;
+        for i in 0..nfree {
+            self.s.vals[base + i] = self.heap.payload(a, i);
+        }
+        self.s.vals[base + nfree..base + nfree + n].copy_from_slice(&xs[..n]);
+        if n >= 1 && self.mode == CostCentreMode::Stacks {
+            self.cc = self.acct.stacks.append(self.cc, captured);
+        }
+        self.s.ctl = Ctl::Eval(lam.body);
+        self.steps += 2;
+        self.switch(self.cc);
+        true
+    }
+
     #[cold]
     fn stack_error(&self, rule: &'static str) -> RuntimeError {
         self.error(
@@ -599,7 +818,10 @@ impl<'a> Machine<'a> {
                         ExprCode::App { fun, args } => {
                             let f = self.lookup(*fun);
                             match f {
-                                Value::Ptr(_) => {
+                                Value::Ptr(p) => {
+                                    if self.call_exact(node, p, args) {
+                                        continue;
+                                    }
                                     // Rule 1.
                                     if self.steps >= self.limit {
                                         return Err(self.step_limit("1"));
@@ -633,6 +855,9 @@ impl<'a> Machine<'a> {
                             }
                         }
                         ExprCode::Case { scrut, .. } => {
+                            if self.case_immediate(node, *scrut) {
+                                continue;
+                            }
                             // Rule 4.
                             if self.steps >= self.limit {
                                 return Err(self.step_limit("4"));
@@ -737,28 +962,12 @@ impl<'a> Machine<'a> {
                                     }
                                 }
                             }
-                            let (x, y) = (xs[0], xs[1]);
-                            let b = |c: bool| c as i64;
-                            let r = match op {
-                                PrimOp::Add => x.wrapping_add(y),
-                                PrimOp::Sub => x.wrapping_sub(y),
-                                PrimOp::Mul => x.wrapping_mul(y),
-                                PrimOp::Quot | PrimOp::Rem if y == 0 => {
-                                    return Err(self.error(
-                                        ErrorKind::DivisionByZero,
-                                        "14",
-                                        Some(node.span),
-                                    ));
-                                }
-                                PrimOp::Quot => x.wrapping_div(y),
-                                PrimOp::Rem => x.wrapping_rem(y),
-                                PrimOp::Eq => b(x == y),
-                                PrimOp::Ne => b(x != y),
-                                PrimOp::Lt => b(x < y),
-                                PrimOp::Le => b(x <= y),
-                                PrimOp::Gt => b(x > y),
-                                PrimOp::Ge => b(x >= y),
-                                PrimOp::Negate => x.wrapping_neg(),
+                            let Some(r) = primitives::apply(*op, xs[0], xs[1]) else {
+                                return Err(self.error(
+                                    ErrorKind::DivisionByZero,
+                                    "14",
+                                    Some(node.span),
+                                ));
                             };
                             self.s.ctl = Ctl::RetInt(r);
                             self.steps += 1;

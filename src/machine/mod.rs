@@ -47,6 +47,7 @@ mod common;
 pub mod fast;
 pub mod heap_profile;
 pub mod lower;
+pub mod primitives;
 pub mod reference;
 mod result;
 

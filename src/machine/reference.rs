@@ -32,11 +32,12 @@ use crate::machine::accounting::Accounting;
 use crate::machine::code::*;
 use crate::machine::common;
 use crate::machine::heap_profile::{self, HeapProfile, HeapProfileBy};
+use crate::machine::primitives;
 use crate::machine::result::{Halted, ResultPrinter};
 use crate::machine::{CostCentreMode, ErrorKind, RunOptions, RuntimeError, Stats, TraceFormat};
 use crate::profile::{Counters, Profile};
 use crate::stg::source::SourceMap;
-use crate::stg::syntax::{Flag, PrimOp, Span};
+use crate::stg::syntax::{Flag, Span};
 
 /// The machine's code component.
 #[derive(Clone, Debug)]
@@ -989,25 +990,9 @@ impl<'a> Machine<'a> {
                 }
             }
         }
-        let (x, y) = (xs[0], xs[1]);
-        let b = |c: bool| c as i64;
-        let r = match op {
-            PrimOp::Add => x.wrapping_add(y),
-            PrimOp::Sub => x.wrapping_sub(y),
-            PrimOp::Mul => x.wrapping_mul(y),
-            PrimOp::Quot | PrimOp::Rem if y == 0 => {
-                self.s.control = Control::Eval(e, env);
-                return Err(self.error(ErrorKind::DivisionByZero, "14", Some(node.span)));
-            }
-            PrimOp::Quot => x.wrapping_div(y),
-            PrimOp::Rem => x.wrapping_rem(y),
-            PrimOp::Eq => b(x == y),
-            PrimOp::Ne => b(x != y),
-            PrimOp::Lt => b(x < y),
-            PrimOp::Le => b(x <= y),
-            PrimOp::Gt => b(x > y),
-            PrimOp::Ge => b(x >= y),
-            PrimOp::Negate => x.wrapping_neg(),
+        let Some(r) = primitives::apply(*op, xs[0], xs[1]) else {
+            self.s.control = Control::Eval(e, env);
+            return Err(self.error(ErrorKind::DivisionByZero, "14", Some(node.span)));
         };
         self.s.control = Control::ReturnInt(r);
         Ok(())
