@@ -121,6 +121,9 @@ pub fn closure_words(n: usize) -> usize {
 
 /// Live data above this share of the semi-space makes it grow.
 pub const GROW_SHARE: f64 = 0.5;
+/// Semi-spaces of at least this many words (8 MiB) are allocated afresh
+/// at each collection and freed after it, instead of being kept and reused.
+pub const FRESH_SPACE_WORDS: usize = 1 << 20;
 /// Initial semi-space size in words (capped by `--max-heap`).
 pub const INITIAL_WORDS: usize = 1 << 16;
 
@@ -363,11 +366,21 @@ impl Heap {
     /// passes [`GROW_SHARE`] or `needed` does not fit.
     pub fn collect(&mut self, needed: usize, roots: &mut dyn Roots) -> Result<(), HeapExhausted> {
         let start = Instant::now();
-        let mut to = std::mem::take(&mut self.spare);
-        to.resize(self.capacity, 0);
-        let mut to_bits = std::mem::take(&mut self.spare_bits);
-        to_bits.clear();
-        to_bits.resize(bit_words(self.capacity), 0);
+        // A large to-space is a fresh zeroed allocation: the system gives
+        // it untouched pages, so only the words copied into it become
+        // resident (a reused space would keep all of its pages resident).
+        let (mut to, mut to_bits) = if self.capacity >= FRESH_SPACE_WORDS {
+            self.spare = Vec::new();
+            self.spare_bits = Vec::new();
+            (vec![0; self.capacity], vec![0; bit_words(self.capacity)])
+        } else {
+            let mut to = std::mem::take(&mut self.spare);
+            to.resize(self.capacity, 0);
+            let mut to_bits = std::mem::take(&mut self.spare_bits);
+            to_bits.clear();
+            to_bits.resize(bit_words(self.capacity), 0);
+            (to, to_bits)
+        };
         let mut free = 0usize;
         let from = std::mem::take(&mut self.words);
         let mut from = from;
@@ -463,16 +476,20 @@ impl Heap {
             cap = (cap * 2).min(self.max_words);
         }
         if cap != self.capacity {
-            to.resize(cap, 0);
+            // A fresh zeroed space with the live words copied in: resizing
+            // would write (and make resident) every new word.
+            let mut grown = vec![0; cap];
+            grown[..live].copy_from_slice(&to[..live]);
+            to = grown;
             to_bits.resize(bit_words(cap), 0);
             self.capacity = cap;
         }
         self.words = to;
         self.ptr_bits = to_bits;
         self.hp = live;
-        // Keep the old space for the next collection, unless it is much
-        // larger than needed.
-        if from.len() <= self.capacity {
+        // Keep a small old space for the next collection; a large one is
+        // given back now (the next collection allocates afresh).
+        if from.len() <= self.capacity && self.capacity < FRESH_SPACE_WORDS {
             self.spare = from;
             self.spare_bits = from_bits;
         }
