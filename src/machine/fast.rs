@@ -73,25 +73,48 @@ enum Ctl {
 }
 
 /// A case continuation: the `case`, its environment frame in `vals`.
+/// Heights are `u32` (20 bytes a continuation): [`Machine::check_stack`]
+/// keeps the stacks below `u32::MAX` entries.
 #[derive(Clone, Copy, Debug)]
 struct Cont {
     case: ExprId,
-    env_base: usize,
+    env_base: u32,
     /// Length of the environment (as the reference engine's vector).
-    env_len: usize,
-    as_height: usize,
+    env_len: u32,
+    as_height: u32,
     cc: u32,
 }
 
-/// An update (`update = Some`) or restore frame.
+impl Cont {
+    /// The end of its environment frame in `vals`.
+    #[inline]
+    fn env_end(&self) -> usize {
+        self.env_base as usize + self.env_len as usize
+    }
+}
+
+/// An update frame (`update != NO_UPDATE`) or a restore frame (24 bytes).
 #[derive(Clone, Copy, Debug)]
 struct UFrame {
-    update: Option<Addr>,
-    as_base: usize,
-    rs_base: usize,
+    update: Addr,
+    as_base: u32,
+    rs_base: u32,
     /// Height of `vals` that stays live while the frame is on the stack.
-    env_top: usize,
+    env_top: u32,
     cc: u32,
+}
+
+/// The largest stack height a frame may record (see [`Machine::check_stack`]).
+const MAX_HEIGHT: usize = u32::MAX as usize - (1 << 24);
+
+/// [`UFrame::update`] of a restore frame.
+const NO_UPDATE: Addr = Addr::MAX;
+
+impl UFrame {
+    #[inline]
+    fn update(&self) -> Option<Addr> {
+        (self.update != NO_UPDATE).then_some(self.update)
+    }
 }
 
 /// Everything the collector must see.
@@ -119,11 +142,11 @@ impl Roots for St {
         }
         self.args.iter_mut().for_each(&mut *f);
         for fr in &mut self.us {
-            if let Some(a) = fr.update {
+            if let Some(a) = fr.update() {
                 let mut v = Value::Ptr(a);
                 f(&mut v);
                 if let Value::Ptr(b) = v {
-                    fr.update = Some(b);
+                    fr.update = b;
                 }
             }
         }
@@ -486,7 +509,7 @@ impl<'a> Machine<'a> {
 
     #[inline]
     fn frame_rs(&self) -> usize {
-        self.s.us.last().map_or(0, |f| f.rs_base)
+        self.s.us.last().map_or(0, |f| f.rs_base as usize)
     }
 
     #[inline]
@@ -497,9 +520,9 @@ impl<'a> Machine<'a> {
     #[inline]
     fn as_base(&self) -> usize {
         if self.rs_nonempty() {
-            self.rs.last().map_or(0, |c| c.as_height)
+            self.rs.last().map_or(0, |c| c.as_height as usize)
         } else {
-            self.s.us.last().map_or(0, |f| f.as_base)
+            self.s.us.last().map_or(0, |f| f.as_base as usize)
         }
     }
 
@@ -512,9 +535,9 @@ impl<'a> Machine<'a> {
     #[inline]
     fn floor(&self) -> usize {
         if self.rs_nonempty() {
-            self.rs.last().map_or(0, |c| c.env_base + c.env_len)
+            self.rs.last().map_or(0, |c| c.env_end())
         } else {
-            self.s.us.last().map_or(0, |f| f.env_top)
+            self.s.us.last().map_or(0, |f| f.env_top as usize)
         }
     }
 
@@ -539,7 +562,11 @@ impl<'a> Machine<'a> {
     #[inline]
     fn check_stack(&self, rule: &'static str) -> Result<(), RuntimeError> {
         let words = self.s.args.len() + self.rs_words + self.s.us.len() * 4;
-        if words as u64 > self.max_stack_words {
+        // Frames keep heights as `u32`; the slack covers the environments
+        // opened between two checks. (64 GiB of environments: a
+        // `--max-stack` this large is out of reach of both engines anyway.)
+        let height = self.s.vals.len().max(self.s.args.len()).max(self.rs.len());
+        if words as u64 > self.max_stack_words || height > MAX_HEIGHT {
             return Err(self.stack_error(rule));
         }
         Ok(())
@@ -866,9 +893,9 @@ impl<'a> Machine<'a> {
                             self.rs_words += self.env_len + 3;
                             self.rs.push(Cont {
                                 case: e,
-                                env_base: self.env_base,
-                                env_len: self.env_len,
-                                as_height: self.s.args.len(),
+                                env_base: self.env_base as u32,
+                                env_len: self.env_len as u32,
+                                as_height: self.s.args.len() as u32,
                                 cc: self.cc,
                             });
                             // The scrutinee runs in a copy of the frame (the
@@ -995,10 +1022,10 @@ impl<'a> Machine<'a> {
                                     CostCentreMode::Flat => {
                                         let env_top = self.floor();
                                         self.s.us.push(UFrame {
-                                            update: None,
-                                            as_base: self.s.args.len(),
-                                            rs_base: self.rs.len(),
-                                            env_top,
+                                            update: NO_UPDATE,
+                                            as_base: self.s.args.len() as u32,
+                                            rs_base: self.rs.len() as u32,
+                                            env_top: env_top as u32,
                                             cc: self.cc,
                                         });
                                         self.cc = l;
@@ -1086,7 +1113,7 @@ impl<'a> Machine<'a> {
                                     } else {
                                         match self.s.us.last() {
                                             None => return Ok(()),
-                                            Some(f) if f.update.is_some() => {
+                                            Some(f) if f.update().is_some() => {
                                                 if self.steps >= self.limit {
                                                     return Err(self.step_limit("17a"));
                                                 }
@@ -1161,11 +1188,11 @@ impl<'a> Machine<'a> {
                     if self.rs_nonempty() {
                         let cont = *self.rs.last().expect("rs non-empty");
                         let case = &code.exprs[cont.case as usize];
-                        if self.s.args.len() > cont.as_height {
+                        if self.s.args.len() > cont.as_height as usize {
                             return Err(self.error(
                                 ErrorKind::PendingArguments {
                                     value: desc_value(code, c, &self.s.fields),
-                                    pending: self.s.args.len() - cont.as_height,
+                                    pending: self.s.args.len() - cont.as_height as usize,
                                 },
                                 "6",
                                 Some(case.span),
@@ -1267,7 +1294,7 @@ impl<'a> Machine<'a> {
                         }
                         match self.s.us.last() {
                             None => return Ok(()),
-                            Some(f) if f.update.is_some() => {
+                            Some(f) if f.update().is_some() => {
                                 // Rule 16.
                                 if self.steps >= self.limit {
                                     return Err(self.step_limit("16"));
@@ -1291,7 +1318,7 @@ impl<'a> Machine<'a> {
                                 let v = r?;
                                 self.pend_words += closure_words(n) as u64;
                                 let f = self.pop_frame();
-                                if let Some(a) = f.update {
+                                if let Some(a) = f.update() {
                                     self.heap.update_with_ind(a, v);
                                 }
                                 self.steps += 1;
@@ -1311,11 +1338,11 @@ impl<'a> Machine<'a> {
                     if self.rs_nonempty() {
                         let cont = *self.rs.last().expect("rs non-empty");
                         let case = &code.exprs[cont.case as usize];
-                        if self.s.args.len() > cont.as_height {
+                        if self.s.args.len() > cont.as_height as usize {
                             return Err(self.error(
                                 ErrorKind::PendingArguments {
                                     value: format!("{k}#"),
-                                    pending: self.s.args.len() - cont.as_height,
+                                    pending: self.s.args.len() - cont.as_height as usize,
                                 },
                                 "11",
                                 Some(case.span),
@@ -1396,8 +1423,8 @@ impl<'a> Machine<'a> {
                         }
                         match self.s.us.last() {
                             None => return Ok(()),
-                            Some(f) if f.update.is_some() => {
-                                let span = f.update.and_then(|a| self.closure_span(a));
+                            Some(f) if f.update().is_some() => {
+                                let span = f.update().and_then(|a| self.closure_span(a));
                                 return Err(self.error(
                                     ErrorKind::IntUpdate { value: k },
                                     "16",
@@ -1437,13 +1464,13 @@ impl<'a> Machine<'a> {
     #[inline]
     fn return_to(&mut self, cont: Cont) {
         self.rs.pop();
-        self.rs_words = self.rs_words.saturating_sub(cont.env_len + 3);
+        self.rs_words = self.rs_words.saturating_sub(cont.env_len as usize + 3);
         self.pend_calls += 1;
         self.cc = cont.cc;
         self.span = self.code.exprs[cont.case as usize].span;
-        self.env_base = cont.env_base;
-        self.env_len = cont.env_len;
-        self.s.vals.truncate(cont.env_base + cont.env_len);
+        self.env_base = cont.env_base as usize;
+        self.env_len = cont.env_len as usize;
+        self.s.vals.truncate(cont.env_end());
     }
 
     #[inline]
@@ -1469,10 +1496,10 @@ impl<'a> Machine<'a> {
             self.s.vals[base + i] = self.heap.payload(a, i);
         }
         self.s.us.push(UFrame {
-            update: if update { Some(a) } else { None },
-            as_base: self.s.args.len(),
-            rs_base: self.rs.len(),
-            env_top,
+            update: if update { a } else { NO_UPDATE },
+            as_base: self.s.args.len() as u32,
+            rs_base: self.rs.len() as u32,
+            env_top: env_top as u32,
             cc: self.cc,
         });
         self.heap
@@ -1524,7 +1551,7 @@ impl<'a> Machine<'a> {
             c.curried_calls += 1;
         }
         let f = self.pop_frame();
-        if let Some(u) = f.update {
+        if let Some(u) = f.update() {
             self.heap.update_with_ind(u, pap);
         }
         if self.mode == CostCentreMode::Stacks {
