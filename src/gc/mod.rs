@@ -194,6 +194,12 @@ impl Heap {
         self.capacity - self.hp
     }
 
+    /// The address the next allocation will get.
+    #[inline]
+    pub fn next_addr(&self) -> Addr {
+        self.hp as Addr
+    }
+
     pub fn used_words(&self) -> usize {
         self.hp
     }

@@ -898,13 +898,26 @@ impl<'a> Machine<'a> {
                                 as_height: self.s.args.len() as u32,
                                 cc: self.cc,
                             });
-                            // The scrutinee runs in a copy of the frame (the
-                            // reference engine clones it): what it binds is
-                            // not kept alive by the continuation.
-                            let (b, n) = (self.env_base, self.env_len);
-                            self.s.vals.truncate(b + n);
-                            self.s.vals.extend_from_within(b..b + n);
-                            self.env_base = b + n;
+                            // A scrutinee that binds variables runs in a copy
+                            // of the frame (the reference engine clones it):
+                            // what it binds is not kept alive by the
+                            // continuation. One that only reads atoms (an
+                            // application, constructor, literal or primitive
+                            // operation) writes nothing, so it runs in the
+                            // continuation's frame itself.
+                            let binds = !matches!(
+                                code.exprs[*scrut as usize].code,
+                                ExprCode::App { .. }
+                                    | ExprCode::Con { .. }
+                                    | ExprCode::Lit(_)
+                                    | ExprCode::Prim { .. }
+                            );
+                            if binds {
+                                let (b, n) = (self.env_base, self.env_len);
+                                self.s.vals.truncate(b + n);
+                                self.s.vals.extend_from_within(b..b + n);
+                                self.env_base = b + n;
+                            }
                             self.s.ctl = Ctl::Eval(*scrut);
                             self.check_stack("4")?;
                             self.steps += 1;
@@ -918,31 +931,36 @@ impl<'a> Machine<'a> {
                             self.reserve(words, "3")?;
                             self.span = node.span;
                             let cc = self.cc;
+                            // The closures go where the bump allocator puts
+                            // them: bind every name first, so that each
+                            // closure (of a letrec too) is built once, with
+                            // its free variables filled in.
+                            let mut next = self.heap.next_addr();
                             for b in binds {
+                                self.set_slot(b.slot, Value::Ptr(next));
                                 let n = self.p.lams.get(b.lambda as usize).map_or(0, |l| l.nfree);
+                                next += closure_words(n as usize) as Addr;
+                            }
+                            let mut payload = std::mem::take(&mut self.scratch);
+                            for b in binds {
+                                let free = code
+                                    .lambdas
+                                    .get(b.lambda as usize)
+                                    .map_or(&[][..], |l| &l.free[..]);
+                                payload.clear();
+                                payload.extend(free.iter().map(|v| self.lookup(*v)));
                                 let info = Info {
                                     tag: Tag::Lambda,
-                                    n,
+                                    n: payload.len() as u32,
                                     index: b.lambda,
                                 };
-                                self.scratch.clear();
-                                self.scratch.resize(n as usize, Value::Int(0));
-                                let zeros = std::mem::take(&mut self.scratch);
-                                let r = self.alloc(info, cc, &zeros, "3");
-                                self.scratch = zeros;
-                                let a = r?;
-                                self.set_slot(b.slot, Value::Ptr(a));
-                            }
-                            for b in binds {
-                                let Value::Ptr(a) = self.lookup(VarRef::Local(b.slot)) else {
-                                    continue;
-                                };
-                                let lam = code.lambda(b.lambda);
-                                for (i, v) in lam.free.iter().enumerate() {
-                                    let val = self.lookup(*v);
-                                    self.heap.set_payload(a, i, val);
+                                if let Err(err) = self.alloc(info, cc, &payload, "3") {
+                                    self.scratch = payload;
+                                    return Err(err);
                                 }
                             }
+                            self.scratch = payload;
+                            debug_assert_eq!(next, self.heap.next_addr());
                             self.pend_words += words as u64;
                             self.s.ctl = Ctl::Eval(*body);
                             self.steps += 1;
