@@ -13,11 +13,18 @@
 //!   at the *floor* (the end of the environment of the innermost case
 //!   continuation, or the height saved by the innermost update/restore frame,
 //!   whichever is more recent); a case continuation (rule 4) records its
-//!   frame instead of cloning it; a return (6–8, 11–13) resumes in that frame
-//!   and drops everything above it. A case continuation and its scrutinee
-//!   share the frame: their slots are disjoint (every `let` binding and case
-//!   binder of a body has its own slot), so nothing the scrutinee writes is
-//!   read by an alternative.
+//!   frame; a return (6–8, 11–13) resumes in that frame and drops
+//!   everything above it. A scrutinee that binds variables runs in a copy of
+//!   the frame (so what it binds is not kept alive by the continuation, as
+//!   in the reference engine); one that only reads atoms runs in the frame
+//!   itself.
+//! - **Fused rules.** Frequent sequences run as one dispatch:
+//!   [`Machine::case_immediate`] (a case whose scrutinee returns at once)
+//!   and [`Machine::call_exact`] (rules 1 + 2 for a function given exactly
+//!   its arguments). Each checks first that every rule of the sequence
+//!   would fire without allocating or erring and that no step of it meets
+//!   the step limit or a census; otherwise the loop fires the rules one by
+//!   one.
 //! - **Returned constructor fields** go to one reused buffer.
 //! - **The loop** ([`Machine::exec`]) is one `loop { match control }` that
 //!   never recurses. Each arm selects the rule exactly as the reference
@@ -1065,141 +1072,8 @@ impl<'a> Machine<'a> {
                     }
                 }
                 Ctl::Enter(v) => {
-                    let a = match v {
-                        Value::Ptr(a) => self.heap.deref(a),
-                        Value::Int(k) => {
-                            return Err(self.error(
-                                ErrorKind::IntNotClosure { value: k },
-                                "2",
-                                None,
-                            ));
-                        }
-                    };
-                    let Some(info) = self.heap.info(a) else {
-                        return Err(self.error(ErrorKind::ClosureNotInt, "2", None));
-                    };
-                    match info.tag {
-                        Tag::Lambda => {
-                            let Some(&lam) = self.p.lams.get(info.index as usize) else {
-                                return Err(self.error(ErrorKind::ClosureNotInt, "2", None));
-                            };
-                            match lam.kind {
-                                1 | 2 => {
-                                    let update = lam.kind == 1;
-                                    let rule = if update { "15" } else { "15′" };
-                                    if self.steps >= self.limit {
-                                        return Err(self.step_limit(rule));
-                                    }
-                                    self.switch(self.cc);
-                                    self.enter_thunk(a, lam, info.index, update, rule)?;
-                                    self.steps += 1;
-                                    self.switch(self.cc);
-                                }
-                                _ => {
-                                    if self.avail() >= lam.arity as usize {
-                                        // Rule 2.
-                                        if self.steps >= self.limit {
-                                            return Err(self.step_limit("2"));
-                                        }
-                                        self.switch(self.cc);
-                                        let captured = self.heap.cc(a);
-                                        self.open_env(lam.fun_env as usize);
-                                        let base = self.env_base;
-                                        for i in 0..lam.nfree as usize {
-                                            self.s.vals[base + i] = self.heap.payload(a, i);
-                                        }
-                                        let nfree = lam.nfree as usize;
-                                        for i in 0..lam.arity as usize {
-                                            self.s.vals[base + nfree + i] =
-                                                self.s.args.pop().unwrap_or(Value::Int(0));
-                                        }
-                                        if lam.arity >= 1 && self.mode == CostCentreMode::Stacks {
-                                            self.cc = self.acct.stacks.append(self.cc, captured);
-                                        }
-                                        self.s.ctl = Ctl::Eval(lam.body);
-                                        self.steps += 1;
-                                        self.switch(self.cc);
-                                    } else if self.rs_nonempty() {
-                                        let l = code.lambda(info.index);
-                                        return Err(self.error(
-                                            ErrorKind::FunctionInCase {
-                                                closure: l.name.clone(),
-                                            },
-                                            "17a",
-                                            Some(l.span),
-                                        ));
-                                    } else {
-                                        match self.s.us.last() {
-                                            None => return Ok(()),
-                                            Some(f) if f.update().is_some() => {
-                                                if self.steps >= self.limit {
-                                                    return Err(self.step_limit("17a"));
-                                                }
-                                                self.rule17a(a)?;
-                                                self.steps += 1;
-                                            }
-                                            Some(_) => {
-                                                // Rule 17a′.
-                                                if self.steps >= self.limit {
-                                                    return Err(self.step_limit("17a′"));
-                                                }
-                                                let ev = self.tick_cc;
-                                                if self.prof {
-                                                    self.ctr(ev).curried_calls += 1;
-                                                }
-                                                self.pop_frame();
-                                                self.steps += 1;
-                                            }
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                        Tag::Con | Tag::Pap => {
-                            // Rule 2 on a constructor value or a partial application.
-                            if self.steps >= self.limit {
-                                return Err(self.step_limit("2"));
-                            }
-                            self.switch(self.cc);
-                            let captured = self.heap.cc(a);
-                            let n = info.n as usize;
-                            self.open_env(n);
-                            let base = self.env_base;
-                            for i in 0..n {
-                                self.s.vals[base + i] = self.heap.payload(a, i);
-                            }
-                            let body = if info.tag == Tag::Con {
-                                code.con_bodies.get(info.index as usize).copied()
-                            } else {
-                                if self.mode == CostCentreMode::Stacks {
-                                    self.cc = self.acct.stacks.append(self.cc, captured);
-                                }
-                                code.pap_apps.get(n.saturating_sub(1)).copied()
-                            };
-                            match body {
-                                Some(b) => self.s.ctl = Ctl::Eval(b),
-                                None => {
-                                    return Err(self.error(ErrorKind::ClosureNotInt, "2", None));
-                                }
-                            }
-                            self.steps += 1;
-                            self.switch(self.cc);
-                        }
-                        Tag::BlackHole => {
-                            return Err(self.error(ErrorKind::Loop, "15", self.closure_span(a)));
-                        }
-                        Tag::Entered => {
-                            return Err(self.error(
-                                ErrorKind::SingleEntryTwice {
-                                    closure: self.closure_desc(a),
-                                },
-                                "15′",
-                                self.closure_span(a),
-                            ));
-                        }
-                        Tag::Ind | Tag::Forward => {
-                            return Err(self.error(ErrorKind::ClosureNotInt, "2", None));
-                        }
+                    if self.enter(v)? {
+                        return Ok(());
                     }
                 }
                 Ctl::RetCon(c) => {
@@ -1462,6 +1336,147 @@ impl<'a> Machine<'a> {
                 }
             }
         }
+    }
+
+    /// The `Enter` rules (2, 15, 15′, 17a, 17a′ and their errors): returns
+    /// whether the machine halted (a function with too few arguments and
+    /// no frame to update).
+    #[inline]
+    fn enter(&mut self, v: Value) -> Result<bool, RuntimeError> {
+        let code = self.code;
+        let a = match v {
+            Value::Ptr(a) => self.heap.deref(a),
+            Value::Int(k) => {
+                return Err(self.error(ErrorKind::IntNotClosure { value: k }, "2", None));
+            }
+        };
+        let Some(info) = self.heap.info(a) else {
+            return Err(self.error(ErrorKind::ClosureNotInt, "2", None));
+        };
+        match info.tag {
+            Tag::Lambda => {
+                let Some(&lam) = self.p.lams.get(info.index as usize) else {
+                    return Err(self.error(ErrorKind::ClosureNotInt, "2", None));
+                };
+                match lam.kind {
+                    1 | 2 => {
+                        let update = lam.kind == 1;
+                        let rule = if update { "15" } else { "15′" };
+                        if self.steps >= self.limit {
+                            return Err(self.step_limit(rule));
+                        }
+                        self.switch(self.cc);
+                        self.enter_thunk(a, lam, info.index, update, rule)?;
+                        self.steps += 1;
+                        self.switch(self.cc);
+                    }
+                    _ => {
+                        if self.avail() >= lam.arity as usize {
+                            // Rule 2.
+                            if self.steps >= self.limit {
+                                return Err(self.step_limit("2"));
+                            }
+                            self.switch(self.cc);
+                            let captured = self.heap.cc(a);
+                            self.open_env(lam.fun_env as usize);
+                            let base = self.env_base;
+                            for i in 0..lam.nfree as usize {
+                                self.s.vals[base + i] = self.heap.payload(a, i);
+                            }
+                            let nfree = lam.nfree as usize;
+                            for i in 0..lam.arity as usize {
+                                self.s.vals[base + nfree + i] =
+                                    self.s.args.pop().unwrap_or(Value::Int(0));
+                            }
+                            if lam.arity >= 1 && self.mode == CostCentreMode::Stacks {
+                                self.cc = self.acct.stacks.append(self.cc, captured);
+                            }
+                            self.s.ctl = Ctl::Eval(lam.body);
+                            self.steps += 1;
+                            self.switch(self.cc);
+                        } else if self.rs_nonempty() {
+                            let l = code.lambda(info.index);
+                            return Err(self.error(
+                                ErrorKind::FunctionInCase {
+                                    closure: l.name.clone(),
+                                },
+                                "17a",
+                                Some(l.span),
+                            ));
+                        } else {
+                            match self.s.us.last() {
+                                None => return Ok(true),
+                                Some(f) if f.update().is_some() => {
+                                    if self.steps >= self.limit {
+                                        return Err(self.step_limit("17a"));
+                                    }
+                                    self.rule17a(a)?;
+                                    self.steps += 1;
+                                }
+                                Some(_) => {
+                                    // Rule 17a′.
+                                    if self.steps >= self.limit {
+                                        return Err(self.step_limit("17a′"));
+                                    }
+                                    let ev = self.tick_cc;
+                                    if self.prof {
+                                        self.ctr(ev).curried_calls += 1;
+                                    }
+                                    self.pop_frame();
+                                    self.steps += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            Tag::Con | Tag::Pap => {
+                // Rule 2 on a constructor value or a partial application.
+                if self.steps >= self.limit {
+                    return Err(self.step_limit("2"));
+                }
+                self.switch(self.cc);
+                let captured = self.heap.cc(a);
+                let n = info.n as usize;
+                self.open_env(n);
+                let base = self.env_base;
+                for i in 0..n {
+                    self.s.vals[base + i] = self.heap.payload(a, i);
+                }
+                let body = if info.tag == Tag::Con {
+                    code.con_bodies.get(info.index as usize).copied()
+                } else {
+                    if self.mode == CostCentreMode::Stacks {
+                        self.cc = self.acct.stacks.append(self.cc, captured);
+                    }
+                    code.pap_apps.get(n.saturating_sub(1)).copied()
+                };
+                match body {
+                    Some(b) => self.s.ctl = Ctl::Eval(b),
+                    None => {
+                        return Err(self.error(ErrorKind::ClosureNotInt, "2", None));
+                    }
+                }
+                self.steps += 1;
+                self.switch(self.cc);
+            }
+            Tag::BlackHole => {
+                return Err(self.error(ErrorKind::Loop, "15", self.closure_span(a)));
+            }
+            Tag::Entered => {
+                return Err(self.error(
+                    ErrorKind::SingleEntryTwice {
+                        closure: self.closure_desc(a),
+                    },
+                    "15′",
+                    self.closure_span(a),
+                ));
+            }
+            Tag::Ind | Tag::Forward => {
+                return Err(self.error(ErrorKind::ClosureNotInt, "2", None));
+            }
+        }
+        Ok(false)
     }
 
     /// The end of rules 7, 8, 12 and 13: return to the continuation, bind
