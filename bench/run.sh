@@ -8,11 +8,14 @@
 # Builds stg-run in release mode, then for each bench/programs/<p>.stg:
 #   - fast engine, profiling off: wall time, steps, steps/s, peak RSS, max residency
 #   - fast engine, --profile (flat): wall time -> profiling overhead
+#   - fast engine, --profile --clock=cycles: wall time -> its overhead
 #   - reference engine: wall time, steps/s -> speed ratio
-#   - GHCi (`ghc -e main`, bytecode interpreter) on bench/haskell/<p>.hs
+#   - GHCi (`ghc -e main`, bytecode interpreter) on bench/haskell/<p>.hs,
+#     less its startup (`ghc -e 'return ()'` on the same file: starting,
+#     loading and compiling the module to bytecode)
 #   - ghc -O0 -prof -fprof-auto, run with +RTS -p
-# Wall times are the best of $RUNS runs (default 3; the reference engine and
-# GHCi run once). Prints a Markdown table.
+# Wall times are the best of $RUNS runs (default 3; the reference engine
+# runs once). Prints a Markdown table.
 #
 # Every stg-run timing is checked: its output must equal bench/programs/<p>.stdout,
 # and both engines must write byte-identical --reproducible profiles, in flat
@@ -67,8 +70,8 @@ ratio() { awk "BEGIN{ if ($2 > 0) printf \"%.2f\", $1 / $2; else print \"-\" }";
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores, $(uname -sr)"
 echo "ghc: $(ghc --numeric-version 2>/dev/null || echo 'not installed')"
 echo
-echo "| program | steps | fast s | fast Msteps/s | ref s | ref Msteps/s | fast/ref | fast+prof s | prof overhead | GHCi s | ghc -O0 -prof s | fast+prof / ghc-prof | peak RSS MB | max residency MB |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| program | steps | fast s | fast Msteps/s | ref s | ref Msteps/s | fast/ref | fast+prof s | prof overhead | fast+cycles s | cycles overhead | GHCi s | fast / GHCi | ghc -O0 -prof s | fast+prof / ghc-prof | peak RSS MB | max residency MB |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for p in "${PROGRAMS[@]}"; do
   src=bench/programs/$p.stg
   read -r tf rss < <(timed "$RUNS" "$BIN" "$src" --stats)
@@ -77,14 +80,19 @@ for p in "${PROGRAMS[@]}"; do
   resid=$(grep 'maximum residency' "$WORK/err" | awk '{gsub(",","",$1); print $1}')
   read -r tp _ < <(timed "$RUNS" "$BIN" "$src" --profile-file "$WORK/p.pgcl")
   check_out "$p" "fast engine, profiling"
+  read -r tc _ < <(timed "$RUNS" "$BIN" "$src" --profile-file "$WORK/p.pgcl" --clock=cycles)
+  check_out "$p" "fast engine, cycles clock"
   read -r tr _ < <(timed 1 "$BIN" "$src" --engine=reference)
   check_out "$p" "reference engine"
   check_engines_agree "$p"
   check_engines_agree "$p" --cost-centres=stacks --auto-cc=all
-  ghci="-"; ghcprof="-"; vsprof="-"
+  ghci="-"; ghcprof="-"; vsprof="-"; vsghci="-"
   hs=bench/haskell/$p.hs
   if command -v ghc >/dev/null && [ -f "$hs" ]; then
-    read -r ghci _ < <(timed 1 ghc -v0 -e main "$hs")
+    read -r ghci_all _ < <(timed "$RUNS" ghc -v0 -e main "$hs")
+    read -r ghci_load _ < <(timed "$RUNS" ghc -v0 -e 'return ()' "$hs")
+    ghci=$(awk "BEGIN{ printf \"%.2f\", $ghci_all - $ghci_load }")
+    vsghci=$(ratio "$tf" "$ghci")
     mkdir -p "$WORK/$p"
     ghc -v0 -O0 -prof -fprof-auto -rtsopts -outputdir "$WORK/$p" -o "$WORK/$p/prog" "$hs"
     (cd "$WORK/$p" && read -r t _ < <(timed "$RUNS" ./prog +RTS -p -K1G -RTS) && echo "$t" >"$WORK/ghcprof")
@@ -95,5 +103,6 @@ for p in "${PROGRAMS[@]}"; do
   msr=$(awk "BEGIN{ if ($tr > 0) printf \"%.0f\", $steps / $tr / 1e6; else print \"-\" }")
   speed=$(ratio "$tr" "$tf")
   over=$(awk "BEGIN{ if ($tf > 0) printf \"%+.0f%%\", 100 * ($tp - $tf) / $tf; else print \"-\" }")
-  echo "| $p | $steps | $tf | $msf | $tr | $msr | ${speed}x | $tp | $over | $ghci | $ghcprof | $vsprof | $(awk "BEGIN{printf \"%.1f\", $rss/1024}") | $(awk "BEGIN{printf \"%.1f\", $resid/1048576}") |"
+  overc=$(awk "BEGIN{ if ($tf > 0) printf \"%+.0f%%\", 100 * ($tc - $tf) / $tf; else print \"-\" }")
+  echo "| $p | $steps | $tf | $msf | $tr | $msr | ${speed}x | $tp | $over | $tc | $overc | $ghci | $vsghci | $ghcprof | $vsprof | $(awk "BEGIN{printf \"%.1f\", $rss/1024}") | $(awk "BEGIN{printf \"%.1f\", $resid/1048576}") |"
 done
