@@ -32,7 +32,9 @@
 //! [`GROW_SHARE`] of it, never beyond half the `--max-heap` limit (two
 //! semi-spaces must fit in it); if the live
 //! data plus the request do not fit under that limit, allocation fails with
-//! [`HeapExhausted`].
+//! [`HeapExhausted`]. Semi-spaces of [`FRESH_SPACE_WORDS`] or more are
+//! allocated zeroed at each collection and freed after it, so that only the
+//! words actually copied into them become resident memory.
 
 use std::time::{Duration, Instant};
 
@@ -161,8 +163,9 @@ pub struct Heap {
     capacity: usize,
     /// Upper bound on `capacity` (from `--max-heap`).
     max_words: usize,
-    /// The other semi-space, kept between collections (its contents are
-    /// garbage; only its bitmap is cleared before use).
+    /// The other semi-space, kept between collections while it is smaller
+    /// than [`FRESH_SPACE_WORDS`] (its contents are garbage; only its bitmap
+    /// is cleared before use).
     spare: Vec<Word>,
     spare_bits: Vec<u64>,
     pub stats: HeapStats,
