@@ -507,6 +507,20 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// The (up to two) `Int#` operands of a primitive operation; `None` if
+    /// one is a closure.
+    #[inline]
+    fn int_args(&self, args: &[AtomCode]) -> Option<[i64; 2]> {
+        let mut xs = [0i64; 2];
+        for (x, a) in xs.iter_mut().zip(args) {
+            match self.atom(*a) {
+                Value::Int(k) => *x = k,
+                Value::Ptr(_) => return None,
+            }
+        }
+        Some(xs)
+    }
+
     #[inline]
     fn set_slot(&mut self, slot: u32, v: Value) {
         if (slot as usize) < self.env_len {
@@ -548,14 +562,34 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// Open a fresh environment of `size` slots at the floor.
-    #[inline]
-    fn open_env(&mut self, size: usize) {
+    /// Open a fresh environment of `size` slots at the floor for the
+    /// closure at `a`, its first `nfree` slots its first `nfree` payload
+    /// words; returns the environment's base in `vals`.
+    #[inline(always)]
+    fn open_env(&mut self, a: Addr, size: usize, nfree: usize) -> usize {
         let base = self.floor();
         self.s.vals.truncate(base);
         self.s.vals.resize(base + size, Value::Int(0));
         self.env_base = base;
         self.env_len = size;
+        for i in 0..nfree {
+            self.s.vals[base + i] = self.heap.payload(a, i);
+        }
+        base
+    }
+
+    /// Rule 2 on the function at `a` up to its arguments: open its
+    /// environment with the free variables, and in stacks mode append the
+    /// stack it captured (a function of arity ≥ 1). Returns the base; the
+    /// caller puts the arguments after the free variables.
+    #[inline(always)]
+    fn open_function_env(&mut self, a: Addr, lam: Lam) -> usize {
+        let captured = self.heap.cc(a);
+        let base = self.open_env(a, lam.fun_env as usize, lam.nfree as usize);
+        if lam.arity >= 1 && self.mode == CostCentreMode::Stacks {
+            self.cc = self.acct.stacks.append(self.cc, captured);
+        }
+        base
     }
 
     /// Outside `Eval` the environments above the floor are dead: drop them
@@ -566,9 +600,17 @@ impl<'a> Machine<'a> {
         self.s.vals.truncate(fl);
     }
 
+    /// The stacks' size in words, as `--max-stack` counts it (both
+    /// engines alike): arguments, continuations with their environments,
+    /// four words an update or restore frame.
+    #[inline]
+    fn stack_words(&self) -> usize {
+        self.s.args.len() + self.rs_words + self.s.us.len() * 4
+    }
+
     #[inline]
     fn check_stack(&self, rule: &'static str) -> Result<(), RuntimeError> {
-        let words = self.s.args.len() + self.rs_words + self.s.us.len() * 4;
+        let words = self.stack_words();
         // Frames keep heights as `u32`; the slack covers the environments
         // opened between two checks. (64 GiB of environments: a
         // `--max-stack` this large is out of reach of both engines anyway.)
@@ -599,8 +641,7 @@ impl<'a> Machine<'a> {
     /// Would a case continuation (rule 4) stay within `--max-stack`?
     #[inline]
     fn cont_fits(&self) -> bool {
-        let words = self.s.args.len() + self.rs_words + self.env_len + 3 + self.s.us.len() * 4;
-        words as u64 <= self.max_stack_words
+        (self.stack_words() + self.env_len + 3) as u64 <= self.max_stack_words
     }
 
     /// `case e of alts` whose scrutinee returns at once, without building
@@ -622,13 +663,9 @@ impl<'a> Machine<'a> {
         // returns it, and the calls (rule 1) among them.
         let (ret, steps, calls) = match &code.exprs[scrut as usize].code {
             ExprCode::Prim { op, args } => {
-                let mut xs = [0i64; 2];
-                for (i, a) in args.iter().enumerate().take(2) {
-                    match self.atom(*a) {
-                        Value::Int(k) => xs[i] = k,
-                        Value::Ptr(_) => return false,
-                    }
-                }
+                let Some(xs) = self.int_args(args) else {
+                    return false;
+                };
                 match primitives::apply(*op, xs[0], xs[1]) {
                     Some(r) => (Ctl::RetInt(r), 2, 0),
                     None => return false,
@@ -768,8 +805,7 @@ impl<'a> Machine<'a> {
         if lam.kind != 0 || lam.arity as usize != n {
             return false;
         }
-        let words = self.s.args.len() + n + self.rs_words + self.s.us.len() * 4;
-        if words as u64 > self.max_stack_words {
+        if (self.stack_words() + n) as u64 > self.max_stack_words {
             return false;
         }
         let mut xs = [Value::Int(0); MAX];
@@ -780,17 +816,8 @@ impl<'a> Machine<'a> {
         self.span = node.span;
         self.pend_calls += 1;
         // Rule 2.
-        let captured = self.heap.cc(a);
-        self.open_env(lam.fun_env as usize);
-        let base = self.env_base;
-        let nfree = lam.nfree as usize;
-        for i in 0..nfree {
-            self.s.vals[base + i] = self.heap.payload(a, i);
-        }
-        self.s.vals[base + nfree..base + nfree + n].copy_from_slice(&xs[..n]);
-        if n >= 1 && self.mode == CostCentreMode::Stacks {
-            self.cc = self.acct.stacks.append(self.cc, captured);
-        }
+        let base = self.open_function_env(a, lam) + lam.nfree as usize;
+        self.s.vals[base..base + n].copy_from_slice(&xs[..n]);
         self.s.ctl = Ctl::Eval(lam.body);
         self.steps += 2;
         self.switch(self.cc);
@@ -1001,19 +1028,13 @@ impl<'a> Machine<'a> {
                                 return Err(self.step_limit("14"));
                             }
                             self.span = node.span;
-                            let mut xs = [0i64; 2];
-                            for (i, a) in args.iter().enumerate().take(2) {
-                                match self.atom(*a) {
-                                    Value::Int(k) => xs[i] = k,
-                                    Value::Ptr(_) => {
-                                        return Err(self.error(
-                                            ErrorKind::ClosureNotInt,
-                                            "14",
-                                            Some(node.span),
-                                        ));
-                                    }
-                                }
-                            }
+                            let Some(xs) = self.int_args(args) else {
+                                return Err(self.error(
+                                    ErrorKind::ClosureNotInt,
+                                    "14",
+                                    Some(node.span),
+                                ));
+                            };
                             let Some(r) = primitives::apply(*op, xs[0], xs[1]) else {
                                 return Err(self.error(
                                     ErrorKind::DivisionByZero,
@@ -1377,19 +1398,9 @@ impl<'a> Machine<'a> {
                                 return Err(self.step_limit("2"));
                             }
                             self.switch(self.cc);
-                            let captured = self.heap.cc(a);
-                            self.open_env(lam.fun_env as usize);
-                            let base = self.env_base;
-                            for i in 0..lam.nfree as usize {
-                                self.s.vals[base + i] = self.heap.payload(a, i);
-                            }
-                            let nfree = lam.nfree as usize;
+                            let base = self.open_function_env(a, lam) + lam.nfree as usize;
                             for i in 0..lam.arity as usize {
-                                self.s.vals[base + nfree + i] =
-                                    self.s.args.pop().unwrap_or(Value::Int(0));
-                            }
-                            if lam.arity >= 1 && self.mode == CostCentreMode::Stacks {
-                                self.cc = self.acct.stacks.append(self.cc, captured);
+                                self.s.vals[base + i] = self.s.args.pop().unwrap_or(Value::Int(0));
                             }
                             self.s.ctl = Ctl::Eval(lam.body);
                             self.steps += 1;
@@ -1438,11 +1449,7 @@ impl<'a> Machine<'a> {
                 self.switch(self.cc);
                 let captured = self.heap.cc(a);
                 let n = info.n as usize;
-                self.open_env(n);
-                let base = self.env_base;
-                for i in 0..n {
-                    self.s.vals[base + i] = self.heap.payload(a, i);
-                }
+                self.open_env(a, n, n);
                 let body = if info.tag == Tag::Con {
                     code.con_bodies.get(info.index as usize).copied()
                 } else {
@@ -1523,11 +1530,7 @@ impl<'a> Machine<'a> {
         rule: &'static str,
     ) -> Result<(), RuntimeError> {
         let env_top = self.floor();
-        self.open_env(lam.thunk_env as usize);
-        let base = self.env_base;
-        for i in 0..lam.nfree as usize {
-            self.s.vals[base + i] = self.heap.payload(a, i);
-        }
+        self.open_env(a, lam.thunk_env as usize, lam.nfree as usize);
         self.s.us.push(UFrame {
             update: if update { a } else { NO_UPDATE },
             as_base: self.s.args.len() as u32,
