@@ -221,7 +221,19 @@ impl Heap {
     /// words get bits), so only the payload's pointers need bits here.
     #[inline]
     pub fn alloc(&mut self, info: Info, cc: u32, payload: &[Value]) -> Option<Addr> {
-        let size = closure_words(payload.len());
+        self.alloc_with(info, cc, payload.len(), |i| payload[i])
+    }
+
+    /// [`Heap::alloc`] with payload word `i` given by `field(i)`, `i < n`.
+    #[inline]
+    pub fn alloc_with(
+        &mut self,
+        info: Info,
+        cc: u32,
+        n: usize,
+        mut field: impl FnMut(usize) -> Value,
+    ) -> Option<Addr> {
+        let size = closure_words(n);
         let a = self.hp;
         if a + size > self.capacity {
             return None;
@@ -232,11 +244,11 @@ impl Heap {
         words[0] = info.encode();
         words[1] = cc as u64;
         words[2] = 0;
-        for (i, v) in payload.iter().enumerate() {
-            match *v {
-                Value::Int(k) => words[2 + i] = k as u64,
+        for (i, w) in words[2..2 + n].iter_mut().enumerate() {
+            match field(i) {
+                Value::Int(k) => *w = k as u64,
                 Value::Ptr(p) => {
-                    words[2 + i] = p;
+                    *w = p;
                     let j = a + 2 + i;
                     self.ptr_bits[j / 64] |= 1 << (j % 64);
                 }
@@ -275,7 +287,8 @@ impl Heap {
 
     #[inline]
     fn in_range(&self, a: Addr) -> bool {
-        (a as usize) + 2 < self.hp + 1 && (a as usize) < self.hp
+        // The two header words lie below `hp`: `a + 2 <= hp`.
+        (a as usize) < self.hp.saturating_sub(1)
     }
 
     /// The info word of the closure at `a`, `None` if `a` is not a closure.

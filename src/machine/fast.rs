@@ -232,6 +232,13 @@ pub struct Machine<'a> {
     heap: Heap,
     s: St,
     rs: Vec<Cont>,
+    /// The innermost of the case continuations and update/restore frames,
+    /// kept by [`Machine::retop`] at each push and pop: is it a case
+    /// continuation, the height of `vals` below which environments are
+    /// live, and the argument-stack height it saved.
+    top_cont: bool,
+    top_floor: usize,
+    top_as: usize,
     /// The current environment: `vals[env_base..env_base + env_len]`.
     env_base: usize,
     env_len: usize,
@@ -272,6 +279,25 @@ pub struct Machine<'a> {
     started: Instant,
 }
 
+/// The value of `v` in the environment `vals[base..base + len]` (slots
+/// out of range, which lowering never produces, read as `0#`).
+#[inline(always)]
+fn read_var(vals: &[Value], base: usize, len: usize, globals: &[Value], v: VarRef) -> Value {
+    match v {
+        VarRef::Local(i) if (i as usize) < len => vals[base + i as usize],
+        VarRef::Local(_) => Value::Int(0),
+        VarRef::Global(g) => globals.get(g as usize).copied().unwrap_or(Value::Int(0)),
+    }
+}
+
+#[inline(always)]
+fn read_atom(vals: &[Value], base: usize, len: usize, globals: &[Value], a: AtomCode) -> Value {
+    match a {
+        AtomCode::Var(v) => read_var(vals, base, len, globals, v),
+        AtomCode::Lit(k) => Value::Int(k),
+    }
+}
+
 fn desc_value(code: &Code, c: ConId, ws: &[Value]) -> String {
     let mut s = code.con_name(c).to_string();
     for w in ws {
@@ -304,6 +330,9 @@ impl<'a> Machine<'a> {
                 printer: ResultPrinter::default(),
             },
             rs: Vec::with_capacity(1024),
+            top_cont: false,
+            top_floor: 0,
+            top_as: 0,
             env_base: 0,
             env_len: 0,
             cc: main_entry,
@@ -469,41 +498,56 @@ impl<'a> Machine<'a> {
     ) -> Result<Addr, RuntimeError> {
         match self.heap.alloc(info, cc, payload) {
             Some(a) => Ok(a),
-            None => Err(self.error(
-                ErrorKind::HeapLimit {
-                    limit_bytes: self.heap.max_bytes(),
-                    live_bytes: self.heap.used_words() as u64 * 8,
-                },
-                rule,
-                None,
-            )),
+            None => Err(self.heap_full(rule)),
         }
+    }
+
+    /// An allocation found no room (after [`Machine::reserve`] made it,
+    /// which cannot happen).
+    #[cold]
+    fn heap_full(&self, rule: &'static str) -> RuntimeError {
+        self.error(
+            ErrorKind::HeapLimit {
+                limit_bytes: self.heap.max_bytes(),
+                live_bytes: self.heap.used_words() as u64 * 8,
+            },
+            rule,
+            None,
+        )
     }
 
     #[inline]
     fn lookup(&self, v: VarRef) -> Value {
-        match v {
-            VarRef::Local(i) => {
-                if (i as usize) < self.env_len {
-                    self.s.vals[self.env_base + i as usize]
-                } else {
-                    Value::Int(0)
-                }
-            }
-            VarRef::Global(g) => self
-                .s
-                .globals
-                .get(g as usize)
-                .copied()
-                .unwrap_or(Value::Int(0)),
-        }
+        read_var(
+            &self.s.vals,
+            self.env_base,
+            self.env_len,
+            &self.s.globals,
+            v,
+        )
     }
 
     #[inline]
     fn atom(&self, a: AtomCode) -> Value {
-        match a {
-            AtomCode::Var(v) => self.lookup(v),
-            AtomCode::Lit(k) => Value::Int(k),
+        read_atom(
+            &self.s.vals,
+            self.env_base,
+            self.env_len,
+            &self.s.globals,
+            a,
+        )
+    }
+
+    /// Set the returned constructor fields to `args` read in the current
+    /// environment.
+    #[inline]
+    fn load_fields(&mut self, args: &[AtomCode]) {
+        let (vals, globals) = (&self.s.vals, &self.s.globals);
+        let (base, len) = (self.env_base, self.env_len);
+        let fields = &mut self.s.fields;
+        fields.clear();
+        for a in args {
+            fields.push(read_atom(vals, base, len, globals, *a));
         }
     }
 
@@ -528,38 +572,41 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// Recompute the cached top (`top_cont`, `top_floor`, `top_as`) after
+    /// `rs` or `us` changed: the innermost case continuation counts if it
+    /// was pushed after the innermost update/restore frame.
     #[inline]
-    fn frame_rs(&self) -> usize {
-        self.s.us.last().map_or(0, |f| f.rs_base as usize)
-    }
-
-    #[inline]
-    fn rs_nonempty(&self) -> bool {
-        self.rs.len() > self.frame_rs()
-    }
-
-    #[inline]
-    fn as_base(&self) -> usize {
-        if self.rs_nonempty() {
-            self.rs.last().map_or(0, |c| c.as_height as usize)
-        } else {
-            self.s.us.last().map_or(0, |f| f.as_base as usize)
+    fn retop(&mut self) {
+        let frame = self.s.us.last();
+        let frame_rs = frame.map_or(0, |f| f.rs_base as usize);
+        match self.rs.last() {
+            Some(c) if self.rs.len() > frame_rs => {
+                self.top_cont = true;
+                self.top_floor = c.env_end();
+                self.top_as = c.as_height as usize;
+            }
+            _ => {
+                self.top_cont = false;
+                self.top_floor = frame.map_or(0, |f| f.env_top as usize);
+                self.top_as = frame.map_or(0, |f| f.as_base as usize);
+            }
         }
     }
 
     #[inline]
+    fn rs_nonempty(&self) -> bool {
+        self.top_cont
+    }
+
+    #[inline]
     fn avail(&self) -> usize {
-        self.s.args.len().saturating_sub(self.as_base())
+        self.s.args.len().saturating_sub(self.top_as)
     }
 
     /// The height of `vals` below which environments are live.
     #[inline]
     fn floor(&self) -> usize {
-        if self.rs_nonempty() {
-            self.rs.last().map_or(0, |c| c.env_end())
-        } else {
-            self.s.us.last().map_or(0, |f| f.env_top as usize)
-        }
+        self.top_floor
     }
 
     /// Open a fresh environment of `size` slots at the floor for the
@@ -673,11 +720,7 @@ impl<'a> Machine<'a> {
             }
             ExprCode::Lit(k) => (Ctl::RetInt(*k), 2, 0),
             ExprCode::Con { con, args } => {
-                self.s.fields.clear();
-                for a in args {
-                    let v = self.atom(*a);
-                    self.s.fields.push(v);
-                }
+                self.load_fields(args);
                 (Ctl::RetCon(*con), 2, 0)
             }
             ExprCode::App { fun, args } if args.is_empty() => match self.lookup(*fun) {
@@ -888,8 +931,10 @@ impl<'a> Machine<'a> {
                                         return Err(self.step_limit("1"));
                                     }
                                     self.span = node.span;
+                                    let (vals, globals) = (&self.s.vals, &self.s.globals);
+                                    let (base, len) = (self.env_base, self.env_len);
                                     for a in args.iter().rev() {
-                                        let v = self.atom(*a);
+                                        let v = read_atom(vals, base, len, globals, *a);
                                         self.s.args.push(v);
                                     }
                                     self.s.ctl = Ctl::Enter(f);
@@ -932,6 +977,9 @@ impl<'a> Machine<'a> {
                                 as_height: self.s.args.len() as u32,
                                 cc: self.cc,
                             });
+                            self.top_cont = true;
+                            self.top_floor = self.env_base + self.env_len;
+                            self.top_as = self.s.args.len();
                             // A scrutinee that binds variables runs in a copy
                             // of the frame (the reference engine clones it):
                             // what it binds is not kept alive by the
@@ -975,25 +1023,25 @@ impl<'a> Machine<'a> {
                                 let n = self.p.lams.get(b.lambda as usize).map_or(0, |l| l.nfree);
                                 next += closure_words(n as usize) as Addr;
                             }
-                            let mut payload = std::mem::take(&mut self.scratch);
                             for b in binds {
                                 let free = code
                                     .lambdas
                                     .get(b.lambda as usize)
                                     .map_or(&[][..], |l| &l.free[..]);
-                                payload.clear();
-                                payload.extend(free.iter().map(|v| self.lookup(*v)));
                                 let info = Info {
                                     tag: Tag::Lambda,
-                                    n: payload.len() as u32,
+                                    n: free.len() as u32,
                                     index: b.lambda,
                                 };
-                                if let Err(err) = self.alloc(info, cc, &payload, "3") {
-                                    self.scratch = payload;
-                                    return Err(err);
+                                let (vals, globals) = (&self.s.vals, &self.s.globals);
+                                let (base, len) = (self.env_base, self.env_len);
+                                let r = self.heap.alloc_with(info, cc, free.len(), |i| {
+                                    read_var(vals, base, len, globals, free[i])
+                                });
+                                if r.is_none() {
+                                    return Err(self.heap_full("3"));
                                 }
                             }
-                            self.scratch = payload;
                             debug_assert_eq!(next, self.heap.next_addr());
                             self.pend_words += words as u64;
                             self.s.ctl = Ctl::Eval(*body);
@@ -1005,11 +1053,7 @@ impl<'a> Machine<'a> {
                                 return Err(self.step_limit("5"));
                             }
                             self.span = node.span;
-                            self.s.fields.clear();
-                            for a in args {
-                                let v = self.atom(*a);
-                                self.s.fields.push(v);
-                            }
+                            self.load_fields(args);
                             self.s.ctl = Ctl::RetCon(*con);
                             self.steps += 1;
                         }
@@ -1074,6 +1118,9 @@ impl<'a> Machine<'a> {
                                             env_top: env_top as u32,
                                             cc: self.cc,
                                         });
+                                        self.top_cont = false;
+                                        self.top_floor = env_top;
+                                        self.top_as = self.s.args.len();
                                         self.cc = l;
                                     }
                                     CostCentreMode::Stacks => {
@@ -1504,6 +1551,7 @@ impl<'a> Machine<'a> {
     #[inline]
     fn return_to(&mut self, cont: Cont) {
         self.rs.pop();
+        self.retop();
         self.rs_words = self.rs_words.saturating_sub(cont.env_len as usize + 3);
         self.pend_calls += 1;
         self.cc = cont.cc;
@@ -1516,6 +1564,7 @@ impl<'a> Machine<'a> {
     #[inline]
     fn pop_frame(&mut self) -> UFrame {
         let f = self.s.us.pop().expect("selected a pop rule with a frame");
+        self.retop();
         self.cc = f.cc;
         f
     }
@@ -1538,6 +1587,9 @@ impl<'a> Machine<'a> {
             env_top: env_top as u32,
             cc: self.cc,
         });
+        self.top_cont = false;
+        self.top_floor = env_top;
+        self.top_as = self.s.args.len();
         self.heap
             .blackhole(a, if update { Tag::BlackHole } else { Tag::Entered });
         self.cc = self.heap.cc(a);
@@ -1664,6 +1716,7 @@ impl<'a> Machine<'a> {
         self.s.args.clear();
         self.rs.clear();
         self.s.us.clear();
+        self.retop();
         self.s.vals.clear();
         self.env_base = 0;
         self.env_len = 0;
