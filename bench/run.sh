@@ -14,6 +14,10 @@
 #     less its startup (`ghc -e 'return ()'` on the same file: starting,
 #     loading and compiling the module to bytecode)
 #   - ghc -O0 -prof -fprof-auto, run with +RTS -p
+#   - both again on bench/haskell/same/<p>.hs: the same twin with the
+#     Prelude functions it uses written in the module StgPrelude.hs as
+#     programs/Prelude.stg writes them, instead of imported from base (whose
+#     code GHCi runs natively, compiled with -O2); printed as a second table
 # Wall times are the best of $RUNS runs (default 3; the reference engine
 # runs once). Prints a Markdown table.
 #
@@ -65,6 +69,18 @@ check_engines_agree() {
   fi
 }
 
+# GHCi time (startup subtracted) and ghc -O0 -prof time of the twin $1 in
+# directory $2 (which is also its import path)
+haskell_times() {
+  local p=$1 dir=$2 out=$WORK/ghc-$1-${2//\//-}
+  read -r all _ < <(timed "$RUNS" ghc -v0 -i"$dir" -e main "$dir/$p.hs")
+  read -r load _ < <(timed "$RUNS" ghc -v0 -i"$dir" -e 'return ()' "$dir/$p.hs")
+  mkdir -p "$out"
+  ghc -v0 -O0 -prof -fprof-auto -rtsopts -i"$dir" -outputdir "$out" -o "$out/prog" "$dir/$p.hs"
+  read -r compiled _ < <(cd "$out" && timed "$RUNS" ./prog +RTS -p -K1G -RTS)
+  echo "$(awk "BEGIN{ printf \"%.2f\", $all - $load }") $compiled"
+}
+
 ratio() { awk "BEGIN{ if ($2 > 0) printf \"%.2f\", $1 / $2; else print \"-\" }"; }
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores, $(uname -sr)"
@@ -72,6 +88,7 @@ echo "ghc: $(ghc --numeric-version 2>/dev/null || echo 'not installed')"
 echo
 echo "| program | steps | fast s | fast Msteps/s | ref s | ref Msteps/s | fast/ref | fast+prof s | prof overhead | fast+cycles s | cycles overhead | GHCi s | fast / GHCi | ghc -O0 -prof s | fast+prof / ghc-prof | peak RSS MB | max residency MB |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+SAME_ROWS=""
 for p in "${PROGRAMS[@]}"; do
   src=bench/programs/$p.stg
   read -r tf rss < <(timed "$RUNS" "$BIN" "$src" --stats)
@@ -87,17 +104,14 @@ for p in "${PROGRAMS[@]}"; do
   check_engines_agree "$p"
   check_engines_agree "$p" --cost-centres=stacks --auto-cc=all
   ghci="-"; ghcprof="-"; vsprof="-"; vsghci="-"
-  hs=bench/haskell/$p.hs
-  if command -v ghc >/dev/null && [ -f "$hs" ]; then
-    read -r ghci_all _ < <(timed "$RUNS" ghc -v0 -e main "$hs")
-    read -r ghci_load _ < <(timed "$RUNS" ghc -v0 -e 'return ()' "$hs")
-    ghci=$(awk "BEGIN{ printf \"%.2f\", $ghci_all - $ghci_load }")
+  if command -v ghc >/dev/null && [ -f "bench/haskell/$p.hs" ]; then
+    read -r ghci ghcprof < <(haskell_times "$p" bench/haskell)
     vsghci=$(ratio "$tf" "$ghci")
-    mkdir -p "$WORK/$p"
-    ghc -v0 -O0 -prof -fprof-auto -rtsopts -outputdir "$WORK/$p" -o "$WORK/$p/prog" "$hs"
-    (cd "$WORK/$p" && read -r t _ < <(timed "$RUNS" ./prog +RTS -p -K1G -RTS) && echo "$t" >"$WORK/ghcprof")
-    ghcprof=$(cat "$WORK/ghcprof")
     vsprof=$(ratio "$tp" "$ghcprof")
+  fi
+  if command -v ghc >/dev/null && [ -f "bench/haskell/same/$p.hs" ]; then
+    read -r sghci sghcprof < <(haskell_times "$p" bench/haskell/same)
+    SAME_ROWS+="| $p | $tf | $sghci | $(ratio "$tf" "$sghci") | $tp | $sghcprof | $(ratio "$tp" "$sghcprof") |"$'\n'
   fi
   msf=$(awk "BEGIN{ if ($tf > 0) printf \"%.0f\", $steps / $tf / 1e6; else print \"-\" }")
   msr=$(awk "BEGIN{ if ($tr > 0) printf \"%.0f\", $steps / $tr / 1e6; else print \"-\" }")
@@ -106,3 +120,11 @@ for p in "${PROGRAMS[@]}"; do
   overc=$(awk "BEGIN{ if ($tf > 0) printf \"%+.0f%%\", 100 * ($tc - $tf) / $tf; else print \"-\" }")
   echo "| $p | $steps | $tf | $msf | $tr | $msr | ${speed}x | $tp | $over | $tc | $overc | $ghci | $vsghci | $ghcprof | $vsprof | $(awk "BEGIN{printf \"%.1f\", $rss/1024}") | $(awk "BEGIN{printf \"%.1f\", $resid/1048576}") |"
 done
+if [ -n "$SAME_ROWS" ]; then
+  echo
+  echo "The same programs in Haskell with their Prelude functions from bench/haskell/same/StgPrelude.hs (as programs/Prelude.stg writes them) instead of base, so that under GHCi all of the program is bytecode:"
+  echo
+  echo "| program | fast s | GHCi s | fast / GHCi | fast+prof s | ghc -O0 -prof s | fast+prof / ghc-prof |"
+  echo "|---|---|---|---|---|---|---|"
+  printf "%s" "$SAME_ROWS"
+fi
