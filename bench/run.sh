@@ -11,7 +11,7 @@
 #   - fast engine, --profile --clock=cycles: wall time -> its overhead
 #   - reference engine: wall time, steps/s -> speed ratio
 #   - GHCi (`ghc -e main`, bytecode interpreter) on bench/haskell/<p>.hs,
-#     less its startup (`ghc -e 'return ()'` on the same file: starting,
+#     less its startup (`ghc -e 'Prelude.return ()'` on the same file: starting,
 #     loading and compiling the module to bytecode)
 #   - ghc -O0 -prof -fprof-auto, run with +RTS -p
 #   - both again on bench/haskell/same/<p>.hs: the same twin with the
@@ -41,7 +41,13 @@ timed() {
   local n=$1; shift
   local best="" rss=""
   for _ in $(seq "$n"); do
-    /usr/bin/time -f "%e %M" -o "$WORK/time" "$@" >"$WORK/out" 2>"$WORK/err" || true
+    if ! /usr/bin/time -f "%e %M" -o "$WORK/time" "$@" >"$WORK/out" 2>"$WORK/err"; then
+      # (called in a subshell: stop the whole script)
+      echo "bench: failed: $*" >&2
+      head -c 500 "$WORK/err" >&2
+      kill -TERM $$
+      exit 1
+    fi
     read -r t m <"$WORK/time"
     if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
     if [ -z "$rss" ] || [ "$m" -gt "$rss" ]; then rss=$m; fi
@@ -54,6 +60,8 @@ check_out() {
   if ! cmp -s "$WORK/out" "bench/programs/$1.stdout"; then
     echo "bench: $1 ($2) printed something else than bench/programs/$1.stdout:" >&2
     head -c 500 "$WORK/out" "$WORK/err" >&2
+    # (may be called in a subshell: stop the whole script)
+    kill -TERM $$
     exit 1
   fi
 }
@@ -74,10 +82,12 @@ check_engines_agree() {
 haskell_times() {
   local p=$1 dir=$2 out=$WORK/ghc-$1-${2//\//-}
   read -r all _ < <(timed "$RUNS" ghc -v0 -i"$dir" -e main "$dir/$p.hs")
-  read -r load _ < <(timed "$RUNS" ghc -v0 -i"$dir" -e 'return ()' "$dir/$p.hs")
+  check_out "$p" "GHCi, $dir"
+  read -r load _ < <(timed "$RUNS" ghc -v0 -i"$dir" -e 'Prelude.return ()' "$dir/$p.hs")
   mkdir -p "$out"
   ghc -v0 -O0 -prof -fprof-auto -rtsopts -i"$dir" -outputdir "$out" -o "$out/prog" "$dir/$p.hs"
   read -r compiled _ < <(cd "$out" && timed "$RUNS" ./prog +RTS -p -K1G -RTS)
+  check_out "$p" "ghc -O0 -prof, $dir"
   echo "$(awk "BEGIN{ printf \"%.2f\", $all - $load }") $compiled"
 }
 
