@@ -615,13 +615,21 @@ impl<'a> Machine<'a> {
     #[inline(always)]
     fn open_env(&mut self, a: Addr, size: usize, nfree: usize) -> usize {
         let base = self.floor();
-        self.s.vals.truncate(base);
-        self.s.vals.resize(base + size, Value::Int(0));
+        let vals = &mut self.s.vals;
+        vals.truncate(base);
+        // Environments are a few slots: pushing them one by one costs less
+        // than `resize` (an out-of-line call and a `memset`) and writes each
+        // slot once.
+        vals.reserve(size);
+        let nfree = nfree.min(size);
+        for i in 0..nfree {
+            vals.push(self.heap.payload(a, i));
+        }
+        for _ in nfree..size {
+            vals.push(Value::Int(0));
+        }
         self.env_base = base;
         self.env_len = size;
-        for i in 0..nfree {
-            self.s.vals[base + i] = self.heap.payload(a, i);
-        }
         base
     }
 
