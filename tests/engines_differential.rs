@@ -1,5 +1,5 @@
 //! The fast engine means exactly what the reference engine means: for every
-//! program in programs/ and tests/ghc/ghc_guide_fib.stg, in flat and stacks
+//! program in programs/ and tests/ghc/ (the twins kept there), in flat and stacks
 //! mode, with --auto-cc none and all, with and without gc_stress, and cut
 //! short by --max-steps and --max-stack, both engines give the same output,
 //! the same error message, the same step count and byte-identical
@@ -33,8 +33,7 @@ fn program_files(dir: &str) -> Vec<(String, String)> {
 
 fn all_programs() -> Vec<(String, String)> {
     let mut v = program_files("programs");
-    let fib = "tests/ghc/ghc_guide_fib.stg";
-    v.push((fib.to_string(), std::fs::read_to_string(fib).unwrap()));
+    v.extend(program_files("tests/ghc"));
     v
 }
 
