@@ -1,5 +1,6 @@
 //! `stg-run` as a command: exit statuses (0 success, 1 rejected program or
-//! unreadable/unwritable file, 2 bad command line, 3 runtime error or limit;
+//! unreadable/unwritable file, 2 bad command line, 3 runtime error or limit,
+//! 130 interrupted;
 //! the doc comment at the top of src/bin/stg-run.rs), `--help`, errors about
 //! files and sizes, `--stats`, `--trace`, `--profile`'s default file.
 
@@ -383,4 +384,67 @@ fn closed_stderr_does_not_lose_the_profile() {
         assert_eq!(status.code(), Some(want), "{program_name}");
         assert!(file.exists(), "{program_name}: the profile is written");
     }
+}
+
+/// Ctrl-C (SIGINT) during a run that would never end: exit status 130, the
+/// message on standard error, and the profile of the steps done written (as
+/// after a step limit), not lost.
+#[cfg(unix)]
+#[test]
+fn interrupt_writes_the_profile_and_exits_130() {
+    use std::time::{Duration, Instant};
+    let dir = scratch("interrupt");
+    let src = dir.join("spin.stg");
+    std::fs::write(
+        &src,
+        "one = {} \\r {} -> I# {1#}\n\
+         loop = {} \\r {n} -> case n of I# {k} -> case +# {k, 1#} of m -> let b = {m} \\r {} -> I# {m} in loop {b}\n\
+         main = {} \\u {} -> loop {one}\n",
+    )
+    .unwrap();
+    let file = dir.join("spin.pgcl");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_stg-run"))
+        .args([
+            src.to_str().unwrap(),
+            "--profile-file",
+            file.to_str().unwrap(),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Let it start and run a while, then press Ctrl-C.
+    std::thread::sleep(Duration::from_millis(500));
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("stg-run did not stop within 60 s of SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("runtime error: interrupted"), "{stderr}");
+    let steps: u64 = stderr
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("after "))
+        .and_then(|l| l.strip_suffix(" steps"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("a step count in {stderr}"));
+    assert!(steps > 0, "{stderr}");
+    assert_eq!(
+        total_ticks(&file),
+        steps,
+        "the profile holds every step done"
+    );
 }

@@ -1,10 +1,12 @@
-//! Limits (--max-steps, --max-heap, --max-stack) stop the run with an error
-//! naming the limit and the flag; the profile so far is still built; a
+//! Limits (--max-steps, --max-heap, --max-stack) and an interrupt (Ctrl-C)
+//! stop the run with an error naming the limit and the flag; the profile so
+//! far is still built; a
 //! function value prints as `<function>`; stats and JSON trace render.
 
 mod machine_common;
 use machine_common::*;
-use stg_run::machine::{CostCentreMode, ErrorKind, RunOptions, TraceFormat};
+use std::sync::atomic::{AtomicBool, Ordering};
+use stg_run::machine::{CostCentreMode, Engine, ErrorKind, RunOptions, TraceFormat};
 use stg_run::stg::auto_cc::AutoCc;
 
 const LONG: &str = "one = {} \\r {} -> I# {1#}
@@ -41,6 +43,80 @@ fn step_limit() {
         .map(|e| e.counters.ticks)
         .sum();
     assert_eq!(total, 1000, "the profile so far is built");
+}
+
+/// A loop that never ends and allocates nothing that stays live.
+const FOREVER: &str = "one = {} \\r {} -> I# {1#}
+loop = {} \\r {n} -> case n of I# {k} -> case +# {k, 1#} of m -> let b = {m} \\r {} -> I# {m} in loop {b}
+main = {} \\u {} -> scc \"spin\" (loop {one})
+";
+
+/// A flag set before the run stops it before its first rule, on both
+/// engines, with the profile built (MAIN and the module's CAF, no ticks).
+#[test]
+fn interrupt_set_before_the_run_stops_at_step_0() {
+    static SET: AtomicBool = AtomicBool::new(true);
+    for engine in [Engine::Reference, Engine::Fast] {
+        let r = run_text(
+            "t.stg",
+            FOREVER,
+            true,
+            AutoCc::None,
+            &RunOptions {
+                engine,
+                interrupt: Some(&SET),
+                ..flat()
+            },
+        );
+        let e = r.result.error.expect("stops");
+        assert_eq!(e.kind, ErrorKind::Interrupted, "{engine:?}");
+        assert_eq!(e.step, 0, "{engine:?}");
+        assert!(e.to_string().contains("interrupted"), "{e}");
+        assert!(!r.result.profile.entries.is_empty(), "{engine:?}");
+    }
+}
+
+/// A flag set by another thread while the machine loops stops the run soon
+/// after (`--max-steps` is only a backstop so that a broken interrupt fails
+/// instead of hanging), and the profile holds the steps done.
+#[test]
+fn interrupt_set_during_the_run_stops_it() {
+    static FLAG: AtomicBool = AtomicBool::new(false);
+    let backstop = 2_000_000_000;
+    for engine in [Engine::Reference, Engine::Fast] {
+        FLAG.store(false, Ordering::Relaxed);
+        let setter = std::thread::spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            FLAG.store(true, Ordering::Relaxed);
+        });
+        let r = run_text(
+            "t.stg",
+            FOREVER,
+            true,
+            AutoCc::None,
+            &RunOptions {
+                engine,
+                interrupt: Some(&FLAG),
+                max_steps: Some(backstop),
+                ..flat()
+            },
+        );
+        setter.join().unwrap();
+        let e = r.result.error.expect("stops");
+        assert_eq!(e.kind, ErrorKind::Interrupted, "{engine:?}: {e}");
+        assert!(e.step > 0 && e.step < backstop, "{engine:?}: {e}");
+        let ticks: u64 = r
+            .result
+            .profile
+            .entries
+            .iter()
+            .map(|e| e.counters.ticks)
+            .sum();
+        assert_eq!(
+            ticks, e.step,
+            "{engine:?}: every step done is in the profile"
+        );
+    }
 }
 
 #[test]

@@ -2,12 +2,14 @@
 //!
 //! Exit status: 0 success; 1 the program was rejected (static errors) or a
 //! file could not be read or written; 2 a bad command line; 3 a runtime error
-//! or a limit stopped the run (the profile is still written).
+//! or a limit stopped the run; 130 the run was interrupted (Ctrl-C, SIGTERM,
+//! SIGHUP). The profile is still written after 3 and 130.
 
 use clap::{Parser, ValueEnum};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use stg_run::machine::heap_profile::HeapProfileBy;
 use stg_run::machine::{self, CostCentreMode, Engine, RunOptions, TraceFormat};
 use stg_run::profile::format;
@@ -28,7 +30,8 @@ use stg_run::stg::source::SourceMap;
                   is loaded first unless --no-prelude. The program runs by evaluating `main` \
                   and printing its value completely.",
     after_help = "Exit status: 0 success; 1 static errors or unreadable files; 2 bad command line; \
-                  3 runtime error or limit reached (the profile is still written).\n\
+                  3 runtime error or limit reached; 130 interrupted by Ctrl-C, SIGTERM or SIGHUP \
+                  (the profile is still written after 3 and 130).\n\
                   Examples:\n  stg-run programs/nfib.stg --profile && stg-prof report nfib.pgcl\n  \
                   stg-run programs/paper_map_scc.stg --engine=reference --trace"
 )]
@@ -196,6 +199,16 @@ fn parse_size(text: &str) -> Result<u64, String> {
 /// are ever touched, so a generous reservation costs nothing.
 const WORKER_STACK_BYTES: usize = 1 << 30;
 
+/// Set by the first Ctrl-C (SIGINT, SIGTERM or SIGHUP) during a run: the
+/// machine stops at its next look (every 65,536 steps), and the output,
+/// statistics and profile of the run so far are written as after a step
+/// limit. A second signal ends the process at once.
+static INTERRUPT: AtomicBool = AtomicBool::new(false);
+
+/// Exit status of a run stopped by a signal: 128 + SIGINT, the shell's
+/// convention.
+const INTERRUPTED: u8 = 130;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let worker = std::thread::Builder::new()
@@ -310,6 +323,7 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
             ClockArg::Steps => machine::Clock::Steps,
             ClockArg::Cycles => machine::Clock::Cycles,
         },
+        interrupt: Some(&INTERRUPT),
     };
     if options.clock == machine::Clock::Cycles && options.engine == Engine::Reference {
         say(
@@ -318,6 +332,14 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
         return Ok(ExitCode::from(2));
     }
 
+    // Only the run catches signals (checking and printing end soon anyway).
+    // If the handler cannot be installed, a signal keeps its default action
+    // (ending the process without the profile).
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPT.swap(true, Ordering::Relaxed) {
+            std::process::exit(INTERRUPTED.into());
+        }
+    });
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let stderr = io::stderr();
@@ -331,7 +353,10 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
     if let Some(error) = &result.error {
         // `RuntimeError`'s Display already starts with "runtime error:".
         say(&format!("stg-run: {error}\n"));
-        status = ExitCode::from(3);
+        status = ExitCode::from(match error.kind {
+            machine::ErrorKind::Interrupted => INTERRUPTED,
+            _ => 3,
+        });
     }
     if let Err(e) = flushed {
         // A closed pipe (`stg-run prog.stg | head`) is the reader's choice, not our failure.

@@ -3,6 +3,7 @@
 //! error. Written once so that the engines' errors and profiles cannot drift
 //! apart.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::gc::{Addr, Heap, Info, Tag, Value, closure_words};
@@ -100,5 +101,39 @@ pub(crate) fn steps_frequency(steps: u64, started: Instant, reproducible: bool) 
         0
     } else {
         (steps as f64 / secs) as u64
+    }
+}
+
+/// Steps between two looks at the interrupt flag: about a millisecond of
+/// the fast engine, so Ctrl-C stops a run at once, at no cost per step.
+pub(crate) const INTERRUPT_POLL_STEPS: u64 = 1 << 16;
+
+/// A request to stop the run (`RunOptions::interrupt`, set by the CLI on
+/// Ctrl-C), looked at every [`INTERRUPT_POLL_STEPS`] steps, starting at step
+/// 0, at the top of each engine's loop, before a rule is selected.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Interrupt {
+    flag: Option<&'static AtomicBool>,
+    /// The step of the next look (`u64::MAX` without a flag).
+    pub next: u64,
+}
+
+impl Interrupt {
+    pub fn new(flag: Option<&'static AtomicBool>) -> Interrupt {
+        Interrupt {
+            flag,
+            next: if flag.is_some() { 0 } else { u64::MAX },
+        }
+    }
+
+    /// At step `next` or later: whether the run must stop now; if not, the
+    /// next look is scheduled.
+    #[cold]
+    pub fn requested(&mut self, steps: u64) -> bool {
+        if self.flag.is_some_and(|f| f.load(Ordering::Relaxed)) {
+            return true;
+        }
+        self.next = steps.saturating_add(INTERRUPT_POLL_STEPS);
+        false
     }
 }

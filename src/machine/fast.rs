@@ -266,6 +266,11 @@ pub struct Machine<'a> {
     heap_interval: u64,
     /// Step of the next census (`u64::MAX` without heap profiling).
     next_census: u64,
+    /// Ctrl-C: the flag and the step of its next look.
+    interrupt: common::Interrupt,
+    /// The first of `next_census` and `interrupt.next`: the loop head's one
+    /// compare for both (and the fused paths' bound besides the step limit).
+    next_event: u64,
     heap_profile: HeapProfile,
     steps: u64,
     limit: u64,
@@ -356,6 +361,12 @@ impl<'a> Machine<'a> {
                 options.heap_interval
             },
             next_census: u64::MAX,
+            interrupt: common::Interrupt::new(options.interrupt),
+            next_event: if options.interrupt.is_some() {
+                0
+            } else {
+                u64::MAX
+            },
             heap_profile: HeapProfile::default(),
             steps: 0,
             limit: options.max_steps.unwrap_or(u64::MAX),
@@ -690,7 +701,7 @@ impl<'a> Machine<'a> {
     /// May `k` steps run without meeting the step limit or a census?
     #[inline]
     fn can_fuse(&self, k: u64) -> bool {
-        self.steps + k <= self.limit.min(self.next_census)
+        self.steps + k <= self.limit.min(self.next_event)
     }
 
     /// Would a case continuation (rule 4) stay within `--max-stack`?
@@ -920,8 +931,8 @@ impl<'a> Machine<'a> {
     fn exec(&mut self) -> Result<(), RuntimeError> {
         let code = self.code;
         loop {
-            if self.steps >= self.next_census {
-                self.census();
+            if self.steps >= self.next_event {
+                self.event()?;
             }
             match self.s.ctl {
                 Ctl::Eval(e) => {
@@ -1673,6 +1684,21 @@ impl<'a> Machine<'a> {
         r
     }
 
+    /// At the loop head, at `next_event`: the census that is due, or the
+    /// look at the interrupt flag that is due (stopping the run if set).
+    #[cold]
+    #[inline(never)]
+    fn event(&mut self) -> Result<(), RuntimeError> {
+        if self.steps >= self.next_census {
+            self.census();
+        }
+        if self.steps >= self.interrupt.next && self.interrupt.requested(self.steps) {
+            return Err(self.error(ErrorKind::Interrupted, "-", None));
+        }
+        self.next_event = self.next_census.min(self.interrupt.next);
+        Ok(())
+    }
+
     /// A heap census, as the reference engine takes it: collect (with the
     /// same roots: environments above the floor are dead outside `Eval`),
     /// then count what is live.
@@ -1686,6 +1712,7 @@ impl<'a> Machine<'a> {
         let sample = heap_profile::census(&self.heap, self.code, &self.acct, by, self.steps);
         self.heap_profile.samples.push(sample);
         self.next_census = self.steps + self.heap_interval;
+        self.next_event = self.next_census.min(self.interrupt.next);
     }
 
     pub fn take_heap_profile(&mut self) -> Option<HeapProfile> {

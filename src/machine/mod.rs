@@ -114,6 +114,11 @@ pub struct RunOptions {
     /// --profile-file is given. The reference engine ignores it.
     pub no_profile: bool,
     pub clock: Clock,
+    /// A request to stop: when the flag is set, the run stops before its
+    /// next rule (within `common::INTERRUPT_POLL_STEPS` steps) with
+    /// [`ErrorKind::Interrupted`], and the profile is built as after any
+    /// error. The CLI sets it on Ctrl-C (and SIGTERM, SIGHUP).
+    pub interrupt: Option<&'static std::sync::atomic::AtomicBool>,
 }
 
 /// Statistics of a run, printed like GHC's `+RTS -s` by `Display`.
@@ -227,6 +232,8 @@ pub enum ErrorKind {
     StepLimit {
         limit: u64,
     },
+    /// `RunOptions::interrupt` was set (Ctrl-C).
+    Interrupted,
     HeapLimit {
         limit_bytes: u64,
         live_bytes: u64,
@@ -308,6 +315,10 @@ impl fmt::Display for ErrorKind {
                     "step limit of {limit} reached; raise it with --max-steps"
                 )
             }
+            ErrorKind::Interrupted => write!(
+                f,
+                "interrupted (Ctrl-C or a termination signal); what was printed and the profile so far are kept"
+            ),
             ErrorKind::HeapLimit {
                 limit_bytes,
                 live_bytes,
@@ -336,6 +347,7 @@ impl fmt::Display for RuntimeError {
         let limit = matches!(
             self.kind,
             ErrorKind::StepLimit { .. }
+                | ErrorKind::Interrupted
                 | ErrorKind::HeapLimit { .. }
                 | ErrorKind::StackLimit { .. }
         );

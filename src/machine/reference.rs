@@ -181,6 +181,8 @@ pub struct Machine<'a> {
     heap_profile: HeapProfile,
     steps: u64,
     max_steps: Option<u64>,
+    /// Ctrl-C: looked at before a rule is selected, every so many steps.
+    interrupt: common::Interrupt,
     max_stack_bytes: u64,
     /// Words held by `rs` (environments plus 3 words per continuation).
     rs_words: usize,
@@ -221,6 +223,7 @@ impl<'a> Machine<'a> {
             heap_profile: HeapProfile::default(),
             steps: 0,
             max_steps: options.max_steps,
+            interrupt: common::Interrupt::new(options.interrupt),
             max_stack_bytes: options.max_stack.unwrap_or(default),
             rs_words: 0,
             gc_stress: options.gc_stress,
@@ -593,6 +596,9 @@ impl<'a> Machine<'a> {
 
     /// One step: select, trace, fire, charge. `Ok(None)` when halted.
     fn step(&mut self, trace: &mut dyn Write) -> Result<Option<Rule>, RuntimeError> {
+        if self.steps >= self.interrupt.next && self.interrupt.requested(self.steps) {
+            return Err(self.error(ErrorKind::Interrupted, "-", None));
+        }
         let rule = match self.select()? {
             Some(r) => r,
             None => return Ok(None),
