@@ -83,6 +83,18 @@ fn exit_status_1_rejected_program_or_unreadable_file() {
         "{stderr}"
     );
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    // Bytes that are not UTF-8: where the first bad one is, and what to do.
+    let latin1 = dir.join("latin1.stg");
+    std::fs::write(&latin1, b"-- ok\n-- caf\xe9\nmain = {} \\u {} -> I# {1#}\n").unwrap();
+    let out = stg_run(&[&latin1]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "stg-run: cannot read {0}: not UTF-8 text (byte 12, at {0}:2:7, starts an invalid sequence); save the file as UTF-8\n",
+            latin1.display()
+        )
+    );
 }
 
 #[test]

@@ -247,8 +247,9 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
 
     let mut user_files = Vec::new();
     for path in &cli.files {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = String::from_utf8(bytes).map_err(|e| not_utf8(path, &e))?;
         user_files.push((path.display().to_string(), text));
     }
 
@@ -399,6 +400,20 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
         }
     }
     Ok(status)
+}
+
+/// The message for a source file that is not UTF-8 text: where the first
+/// bad byte is (line and column, as the diagnostics count them) and what to do.
+fn not_utf8(path: &Path, e: &std::string::FromUtf8Error) -> String {
+    let good = e.utf8_error().valid_up_to();
+    let before = String::from_utf8_lossy(&e.as_bytes()[..good]);
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    format!(
+        "cannot read {}: not UTF-8 text (byte {good}, at {}:{line}:{col}, starts an invalid sequence); save the file as UTF-8",
+        path.display(),
+        path.display()
+    )
 }
 
 /// Writes to standard error, ignoring failure: a closed standard error
