@@ -51,23 +51,29 @@ loop = {} \\r {n} -> case n of I# {k} -> case +# {k, 1#} of m -> let b = {m} \\r
 main = {} \\u {} -> scc \"spin\" (loop {one})
 ";
 
+/// FOREVER on one engine with an interrupt flag (and `--max-steps`).
+fn run_forever(engine: Engine, flag: &'static AtomicBool, max_steps: Option<u64>) -> Ran {
+    run_text(
+        "t.stg",
+        FOREVER,
+        true,
+        AutoCc::None,
+        &RunOptions {
+            engine,
+            interrupt: Some(flag),
+            max_steps,
+            ..flat()
+        },
+    )
+}
+
 /// A flag set before the run stops it before its first rule, on both
 /// engines, with the profile built (MAIN and the module's CAF, no ticks).
 #[test]
 fn interrupt_set_before_the_run_stops_at_step_0() {
     static SET: AtomicBool = AtomicBool::new(true);
     for engine in [Engine::Reference, Engine::Fast] {
-        let r = run_text(
-            "t.stg",
-            FOREVER,
-            true,
-            AutoCc::None,
-            &RunOptions {
-                engine,
-                interrupt: Some(&SET),
-                ..flat()
-            },
-        );
+        let r = run_forever(engine, &SET, None);
         let e = r.result.error.expect("stops");
         assert_eq!(e.kind, ErrorKind::Interrupted, "{engine:?}");
         assert_eq!(e.step, 0, "{engine:?}");
@@ -89,18 +95,7 @@ fn interrupt_set_during_the_run_stops_it() {
             std::thread::sleep(std::time::Duration::from_millis(200));
             FLAG.store(true, Ordering::Relaxed);
         });
-        let r = run_text(
-            "t.stg",
-            FOREVER,
-            true,
-            AutoCc::None,
-            &RunOptions {
-                engine,
-                interrupt: Some(&FLAG),
-                max_steps: Some(backstop),
-                ..flat()
-            },
-        );
+        let r = run_forever(engine, &FLAG, Some(backstop));
         setter.join().unwrap();
         let e = r.result.error.expect("stops");
         assert_eq!(e.kind, ErrorKind::Interrupted, "{engine:?}: {e}");

@@ -126,10 +126,15 @@ impl Interrupt {
         }
     }
 
-    /// At step `next` or later: whether the run must stop now; if not, the
-    /// next look is scheduled.
+    /// Whether the run must stop before step `steps`: a look at the flag
+    /// when one is due (scheduling the next), else a compare.
+    #[inline]
+    pub fn stop_now(&mut self, steps: u64) -> bool {
+        steps >= self.next && self.look(steps)
+    }
+
     #[cold]
-    pub fn requested(&mut self, steps: u64) -> bool {
+    fn look(&mut self, steps: u64) -> bool {
         if self.flag.is_some_and(|f| f.load(Ordering::Relaxed)) {
             return true;
         }

@@ -320,6 +320,7 @@ impl<'a> Machine<'a> {
         let acct = Accounting::new(options.cost_centres);
         let main_entry = acct.main_entry;
         let max_stack_bytes = options.max_stack.unwrap_or(default);
+        let interrupt = common::Interrupt::new(options.interrupt);
         Machine {
             code,
             p: Prepared::new(code),
@@ -361,12 +362,9 @@ impl<'a> Machine<'a> {
                 options.heap_interval
             },
             next_census: u64::MAX,
-            interrupt: common::Interrupt::new(options.interrupt),
-            next_event: if options.interrupt.is_some() {
-                0
-            } else {
-                u64::MAX
-            },
+            interrupt,
+            // No census is due before `run_inner` takes the first one.
+            next_event: interrupt.next,
             heap_profile: HeapProfile::default(),
             steps: 0,
             limit: options.max_steps.unwrap_or(u64::MAX),
@@ -1692,7 +1690,7 @@ impl<'a> Machine<'a> {
         if self.steps >= self.next_census {
             self.census();
         }
-        if self.steps >= self.interrupt.next && self.interrupt.requested(self.steps) {
+        if self.interrupt.stop_now(self.steps) {
             return Err(self.error(ErrorKind::Interrupted, "-", None));
         }
         self.next_event = self.next_census.min(self.interrupt.next);

@@ -347,7 +347,6 @@ impl fmt::Display for RuntimeError {
         let limit = matches!(
             self.kind,
             ErrorKind::StepLimit { .. }
-                | ErrorKind::Interrupted
                 | ErrorKind::HeapLimit { .. }
                 | ErrorKind::StackLimit { .. }
         );

@@ -596,7 +596,7 @@ impl<'a> Machine<'a> {
 
     /// One step: select, trace, fire, charge. `Ok(None)` when halted.
     fn step(&mut self, trace: &mut dyn Write) -> Result<Option<Rule>, RuntimeError> {
-        if self.steps >= self.interrupt.next && self.interrupt.requested(self.steps) {
+        if self.interrupt.stop_now(self.steps) {
             return Err(self.error(ErrorKind::Interrupted, "-", None));
         }
         let rule = match self.select()? {
