@@ -1,20 +1,21 @@
 //! `stg-prof`: read a `.pgcl` call-graph profile written by `stg-run --profile`
-//! (or by Clean) and print a GHC-style report or a field-by-field dump.
+//! (or by Clean) and print a GHC-style report, a field-by-field dump or a
+//! callgrind file for KCacheGrind.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use stg_run::profile::{dump, format, report};
+use stg_run::profile::{callgrind, dump, format, report};
 
 #[derive(Parser)]
 #[command(
     name = "stg-prof",
     version,
-    about = "Read a .pgcl call-graph profile and print a report or a dump",
+    about = "Read a .pgcl call-graph profile and print a report, a dump or a callgrind file",
     long_about = "Read a .pgcl call-graph profile (Clean's format, version 2, as written by \
                   `stg-run --profile`) and print a report laid out like GHC's .prof file, \
-                  or every field of the file."
+                  every field of the file, or the profile in callgrind format for KCacheGrind."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -78,6 +79,16 @@ enum Command {
         /// The profile file (.pgcl).
         file: PathBuf,
     },
+    /// Print the profile in Valgrind's callgrind format, for KCacheGrind,
+    /// QCacheGrind or callgrind_annotate: cost centres are functions
+    /// (`Module.name`), the call graph's edges are calls with their
+    /// inherited costs; events Ticks, Bytes, Entries, Thunks, Calls, PAPs.
+    /// Save it as `callgrind.out.NAME`, the name KCacheGrind looks for:
+    /// `stg-prof callgrind nfib.pgcl > callgrind.out.nfib`.
+    Callgrind {
+        /// The profile file (.pgcl).
+        file: PathBuf,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -93,10 +104,20 @@ fn load(file: &PathBuf) -> Result<stg_run::profile::Profile, String> {
     format::read(&bytes).map_err(|e| format!("stg-prof: {}: {e}", file.display()))
 }
 
+/// The program a profile is of: the file's stem (`nfib` for `nfib.pgcl`).
+fn program_name(file: &std::path::Path) -> String {
+    file.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Dump { file } => load(&file).map(|p| dump::dump(&p)),
+        Command::Callgrind { file } => {
+            load(&file).map(|p| callgrind::callgrind(&p, &program_name(&file)))
+        }
         Command::Report {
             file,
             sort,
@@ -111,10 +132,7 @@ fn main() -> ExitCode {
             top,
             max_indent,
         } => load(&file).map(|p| {
-            let program = file
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
+            let program = program_name(&file);
             let opts = report::Options {
                 program,
                 sort: match sort {

@@ -63,6 +63,7 @@ pub struct Profile {
     pub entries: Vec<Entry>,
 }
 
+pub mod callgrind;
 pub mod cost_centre;
 pub mod dump;
 pub mod format;

@@ -34,7 +34,7 @@
 use std::fmt::Write;
 
 use super::Profile;
-use super::tree::Tree;
+use super::tree::{Sums, Tree};
 
 /// Bytes per heap word.
 pub const WORD_BYTES: u128 = 8;
@@ -93,38 +93,6 @@ impl Default for Options {
             top: 0,
             max_indent: 50,
         }
-    }
-}
-
-/// Counters summed without overflow.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Sums {
-    ticks: u128,
-    words: u128,
-    tail: u128,
-    strict: u128,
-    lazy: u128,
-    curried: u128,
-}
-
-impl Sums {
-    fn of(c: &super::Counters) -> Sums {
-        Sums {
-            ticks: c.ticks as u128,
-            words: c.words as u128,
-            tail: c.tail_calls as u128,
-            strict: c.strict_calls as u128,
-            lazy: c.lazy_calls as u128,
-            curried: c.curried_calls as u128,
-        }
-    }
-    fn add(&mut self, o: &Sums) {
-        self.ticks += o.ticks;
-        self.words += o.words;
-        self.tail += o.tail;
-        self.strict += o.strict;
-        self.lazy += o.lazy;
-        self.curried += o.curried;
     }
 }
 
@@ -235,20 +203,7 @@ fn table(
 pub fn report(profile: &Profile, opts: &Options) -> String {
     let tree = Tree::new(profile);
     let n = profile.entries.len();
-
-    // Individual and inherited sums, children before parents.
-    let indiv: Vec<Sums> = profile
-        .entries
-        .iter()
-        .map(|e| Sums::of(&e.counters))
-        .collect();
-    let mut inh = indiv.clone();
-    for &i in tree.order.iter().rev() {
-        for &c in &tree.kids[i] {
-            let child = inh[c];
-            inh[i].add(&child);
-        }
-    }
+    let (indiv, inh) = tree.sums(profile);
     let total = if n > 0 { inh[0] } else { Sums::default() };
 
     let cc_name = |id: u32| -> &str {

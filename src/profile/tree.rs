@@ -1,11 +1,12 @@
 //! A total, iterative depth-first view of a [`Profile`]'s call graph, shared
-//! by the dump and the report.
+//! by the dump and the reports, and the individual and inherited sums the
+//! reports show.
 //!
 //! It never recurses and never panics: child indices out of range, and
 //! entries reached a second time (shared children or cycles, which no file can
 //! express but a hand-built `Profile` could), are skipped.
 
-use super::Profile;
+use super::{Counters, Profile};
 
 pub(crate) struct Tree {
     /// Entry indices in depth-first order from the root (children in the
@@ -52,5 +53,55 @@ impl Tree {
             t.kids[i] = kids;
         }
         t
+    }
+}
+
+/// Counters summed without overflow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Sums {
+    pub ticks: u128,
+    pub words: u128,
+    pub tail: u128,
+    pub strict: u128,
+    pub lazy: u128,
+    pub curried: u128,
+}
+
+impl Sums {
+    pub fn of(c: &Counters) -> Sums {
+        Sums {
+            ticks: c.ticks as u128,
+            words: c.words as u128,
+            tail: c.tail_calls as u128,
+            strict: c.strict_calls as u128,
+            lazy: c.lazy_calls as u128,
+            curried: c.curried_calls as u128,
+        }
+    }
+    pub fn add(&mut self, o: &Sums) {
+        self.ticks += o.ticks;
+        self.words += o.words;
+        self.tail += o.tail;
+        self.strict += o.strict;
+        self.lazy += o.lazy;
+        self.curried += o.curried;
+    }
+}
+
+impl Tree {
+    /// Each entry's individual and inherited (own plus its subtree's)
+    /// counters, by entry index; entries not reached from the root have
+    /// inherited = individual.
+    pub fn sums(&self, p: &Profile) -> (Vec<Sums>, Vec<Sums>) {
+        let indiv: Vec<Sums> = p.entries.iter().map(|e| Sums::of(&e.counters)).collect();
+        let mut inh = indiv.clone();
+        // Children before parents.
+        for &i in self.order.iter().rev() {
+            for &c in &self.kids[i] {
+                let child = inh[c];
+                inh[i].add(&child);
+            }
+        }
+        (indiv, inh)
     }
 }

@@ -1,0 +1,190 @@
+//! `stg-prof callgrind`: a profile in Valgrind's callgrind format, for
+//! KCacheGrind, QCacheGrind and `callgrind_annotate`.
+//!
+//! The format is Valgrind's "Callgrind Format Specification" (version 1).
+//! What maps to what:
+//!
+//! - **Functions** are cost centres, named `Module.name` (`nfib.nfib.n1`,
+//!   `Prelude.CAF`): names must be unique across the file, and every module
+//!   has its own `CAF`. The "file" of a function is its module (`fl=`). The
+//!   profile holds no source lines, so every cost line is at line 0.
+//! - **Events**, per function and self (exclusive): `Ticks` (the profile's
+//!   clock: machine steps, or counter cycles), `Bytes` allocated (words × 8),
+//!   `Entries` (strict calls: `scc` entries, the report's "entries"),
+//!   `Thunks` (thunk entries), `Calls` (tail calls and returns) and `PAPs`
+//!   (partial applications built). A function's self cost is the sum over
+//!   every entry of its cost centre in the call graph, as in the report's
+//!   top table.
+//! - **Calls** are the edges of the call graph: for every entry, an edge from
+//!   its parent's cost centre to its own, with the entry's *inherited*
+//!   costs (its subtree's) as the cost of the call, and as call count the
+//!   times the entry was made current: its `scc` entries plus its thunk
+//!   entries (so a `CAF`, only ever entered through its thunk, is called
+//!   too; the report's "entries" column counts `scc` entries alone, as
+//!   GHC's), and at least 1: the tools read `calls=0` as no call at all and
+//!   would add the call's inherited cost to the caller's own cost. Edges
+//!   between the same two cost centres are summed.
+//!   In flat mode every cost centre is a child of `MAIN`, so the graph is a
+//!   star; in stacks mode it is GHC's call tree folded into a graph.
+//!   Recursion (a cost centre under itself) is kept as a call to itself, as
+//!   Valgrind writes recursive calls: KCacheGrind detects the cycle, and
+//!   `callgrind_annotate --inclusive=yes` counts such a call twice, as it
+//!   does for Valgrind's own files.
+//! - **Totals**: `summary:` is the whole run (the root's inherited costs), so
+//!   percentages in the tools are of the whole run, as in the report.
+//!
+//! Functions are written in cost-centre order and calls in the order of the
+//! callee's first entry, so the output is a function of the profile alone.
+
+use std::fmt::Write;
+
+use super::Profile;
+use super::report::WORD_BYTES;
+use super::tree::{Sums, Tree};
+
+/// The event names, in column order.
+const EVENTS: [(&str, &str); 6] = [
+    ("Ticks", "Clock ticks"),
+    ("Bytes", "Bytes allocated"),
+    ("Entries", "Entries (scc)"),
+    ("Thunks", "Thunk entries"),
+    ("Calls", "Tail calls and returns"),
+    ("PAPs", "Partial applications built"),
+];
+
+fn columns(s: &Sums) -> [u128; 6] {
+    [
+        s.ticks,
+        s.words * WORD_BYTES,
+        s.strict,
+        s.lazy,
+        s.tail,
+        s.curried,
+    ]
+}
+
+fn cost_line(out: &mut String, s: &Sums) {
+    out.push('0');
+    for c in columns(s) {
+        let _ = write!(out, " {c}");
+    }
+    out.push('\n');
+}
+
+/// The callgrind file for `profile`; `program` names the run (`cmd:`).
+pub fn callgrind(profile: &Profile, program: &str) -> String {
+    let tree = Tree::new(profile);
+    let (indiv, inh) = tree.sums(profile);
+    let ncc = profile.cost_centres.len();
+    // Cost-centre index (0-based) of each entry; entries naming no declared
+    // cost centre (which the reader refuses, but a hand-built profile may
+    // hold) go to one extra function, "?".
+    let cc_of = |i: usize| -> usize {
+        let id = profile.entries[i].cost_centre as usize;
+        if (1..=ncc).contains(&id) { id - 1 } else { ncc }
+    };
+    let module_of = |c: usize| -> &str {
+        profile
+            .cost_centres
+            .get(c)
+            .and_then(|cc| profile.modules.get((cc.module as usize).wrapping_sub(1)))
+            .map(String::as_str)
+            .unwrap_or("?")
+    };
+    let name_of = |c: usize| -> String {
+        match profile.cost_centres.get(c) {
+            Some(cc) => format!("{}.{}", module_of(c), cc.name),
+            None => "?".to_string(),
+        }
+    };
+
+    // Self costs per function, and calls per (caller, callee) in the order
+    // the callee's entry is first met.
+    let mut own = vec![Sums::default(); ncc + 1];
+    let mut used = vec![false; ncc + 1];
+    let mut calls: Vec<Vec<(usize, u128, Sums)>> = vec![Vec::new(); ncc + 1];
+    for &i in &tree.order {
+        let c = cc_of(i);
+        own[c].add(&indiv[i]);
+        used[c] = true;
+        for &k in &tree.kids[i] {
+            let callee = cc_of(k);
+            let count = (indiv[k].strict + indiv[k].lazy).max(1);
+            let edges = &mut calls[c];
+            match edges.iter_mut().find(|e| e.0 == callee) {
+                Some(e) => {
+                    e.1 += count;
+                    e.2.add(&inh[k]);
+                }
+                None => edges.push((callee, count, inh[k])),
+            }
+        }
+    }
+
+    let mut out = String::new();
+    out.push_str("# callgrind format\nversion: 1\n");
+    let _ = writeln!(out, "creator: stg-prof {}", env!("CARGO_PKG_VERSION"));
+    let program = if program.is_empty() {
+        "<program>"
+    } else {
+        program
+    };
+    let _ = writeln!(out, "cmd: {program}");
+    if profile.frequency > 0 {
+        let _ = writeln!(out, "desc: Clock: {} ticks per second", profile.frequency);
+    } else {
+        out.push_str("desc: Clock: machine steps (or a clock of unrecorded frequency)\n");
+    }
+    out.push_str("positions: line\n");
+    for (name, long) in EVENTS {
+        let _ = writeln!(out, "event: {name} : {long}");
+    }
+    let names: Vec<&str> = EVENTS.iter().map(|e| e.0).collect();
+    let _ = writeln!(out, "events: {}", names.join(" "));
+    let total = inh.first().copied().unwrap_or_default();
+    out.push_str("summary:");
+    for c in columns(&total) {
+        let _ = write!(out, " {c}");
+    }
+    out.push_str("\n\n");
+
+    // Compressed names: the first mention of a file or function gives its
+    // name after a number in brackets, later ones the number alone.
+    let mut file_ids: Vec<(String, usize)> = Vec::new();
+    let mut file_ref =
+        |out: &mut String, key: &str, file: &str| match file_ids.iter().find(|f| f.0 == file) {
+            Some((_, id)) => {
+                let _ = writeln!(out, "{key}=({id})");
+            }
+            None => {
+                let id = file_ids.len() + 1;
+                file_ids.push((file.to_string(), id));
+                let _ = writeln!(out, "{key}=({id}) {file}");
+            }
+        };
+    let mut fn_named = vec![false; ncc + 1];
+    let mut fn_ref = |out: &mut String, key: &str, c: usize| {
+        if fn_named[c] {
+            let _ = writeln!(out, "{key}=({})", c + 1);
+        } else {
+            fn_named[c] = true;
+            let _ = writeln!(out, "{key}=({}) {}", c + 1, name_of(c));
+        }
+    };
+    for c in 0..=ncc {
+        if !used[c] {
+            continue;
+        }
+        file_ref(&mut out, "fl", module_of(c));
+        fn_ref(&mut out, "fn", c);
+        cost_line(&mut out, &own[c]);
+        for (callee, count, cost) in &calls[c] {
+            file_ref(&mut out, "cfi", module_of(*callee));
+            fn_ref(&mut out, "cfn", *callee);
+            let _ = writeln!(out, "calls={count} 0");
+            cost_line(&mut out, cost);
+        }
+        out.push('\n');
+    }
+    out
+}
