@@ -6,16 +6,17 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use stg_run::profile::{callgrind, dump, format, report};
+use stg_run::profile::{callgrind, dump, format, html, report};
 
 #[derive(Parser)]
 #[command(
     name = "stg-prof",
     version,
-    about = "Read a .pgcl call-graph profile and print a report, a dump or a callgrind file",
+    about = "Read a .pgcl call-graph profile and print a report, a dump, a callgrind file or an HTML page",
     long_about = "Read a .pgcl call-graph profile (Clean's format, version 2, as written by \
                   `stg-run --profile`) and print a report laid out like GHC's .prof file, \
-                  every field of the file, or the profile in callgrind format for KCacheGrind."
+                  every field of the file, the profile in callgrind format for KCacheGrind, \
+                  or an interactive HTML page."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -89,6 +90,14 @@ enum Command {
         /// The profile file (.pgcl).
         file: PathBuf,
     },
+    /// Print the profile as one self-contained interactive HTML page: the
+    /// cost-centre table and the call tree (opened and closed with a click,
+    /// searched by name, sorted by time, allocation or entries), the same
+    /// figures as `report`. `stg-prof html nfib.pgcl > nfib.html`.
+    Html {
+        /// The profile file (.pgcl).
+        file: PathBuf,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -115,6 +124,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Dump { file } => load(&file).map(|p| dump::dump(&p)),
+        Command::Html { file } => load(&file).map(|p| html::html(&p, &program_name(&file))),
         Command::Callgrind { file } => {
             load(&file).map(|p| callgrind::callgrind(&p, &program_name(&file)))
         }

@@ -104,7 +104,7 @@ fn pct(part: u128, total: u128) -> String {
 }
 
 /// `1234567` → `1,234,567`.
-fn thousands(n: u128) -> String {
+pub(crate) fn thousands(n: u128) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, ch) in digits.chars().enumerate() {

@@ -1,0 +1,293 @@
+//! `stg-prof html`: the interactive page, checked in a real browser.
+//!
+//! Headless Chromium loads the page (`--dump-dom`, the DOM after the script
+//! ran) and the tests read the tables it drew:
+//! - every call-tree row shows the same no., entries and individual and
+//!   inherited %time and %alloc as `stg-prof report`'s row of that entry,
+//!   and the rows shown are exactly the entries whose ancestors all have at
+//!   least 1% of the inherited time or allocation (the page's first view);
+//! - `#find=TEXT` shows exactly the entries whose name contains TEXT and
+//!   their ancestors, the matches marked;
+//! - a cost centre named like markup (`</script><b>x</b>`) is shown as text
+//!   and does not end the page's data early.
+//!
+//! Without `chromium` on the `PATH` the browser tests are skipped with a
+//! message, unless `CI` is set (`.ci/run` installs it), where they fail.
+
+mod profile_fixture;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use stg_run::profile::{CostCentreDecl, Profile, format, html::html};
+
+fn scratch(test: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("profile_html")
+        .join(test);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn chromium() -> Option<&'static str> {
+    let found = Command::new("chromium")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if found {
+        return Some("chromium");
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "chromium is missing; .ci/run installs it"
+    );
+    eprintln!("skipped: chromium not found (apt-get install chromium)");
+    None
+}
+
+/// The DOM of `page` (with `fragment`) after its scripts ran.
+fn dump_dom(browser: &str, dir: &Path, page: &Path, fragment: &str) -> String {
+    let url = format!("file://{}{fragment}", page.display());
+    let out = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            dir.join("chromium").display()
+        ))
+        .arg("--dump-dom")
+        .arg(&url)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The text of each cell of each row of the call tree: (entry, cells).
+fn tree_rows(dom: &str) -> Vec<(usize, Vec<String>)> {
+    let body = dom
+        .split("<table id=\"tree\">")
+        .nth(1)
+        .expect("the call tree table");
+    let body = body.split("</table>").next().unwrap();
+    body.split("<tr data-entry=\"")
+        .skip(1)
+        .map(|row| {
+            let entry = row[..row.find('"').unwrap()].parse().unwrap();
+            let cells = row
+                .split("<td")
+                .skip(1)
+                .map(|cell| {
+                    let inner = &cell[cell.find('>').unwrap() + 1..];
+                    let inner = &inner[..inner.find("</td>").unwrap()];
+                    strip_tags(inner)
+                })
+                .collect();
+            (entry, cells)
+        })
+        .collect()
+}
+
+fn strip_tags(s: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for ch in s.chars() {
+        match ch {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            '▾' | '▸' if !in_tag => {}
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+/// `stg-prof report`'s tree rows by `no.`: [name, module, no., entries,
+/// %time, %alloc, inherited %time, %alloc].
+fn report_rows(report: &str) -> std::collections::BTreeMap<usize, Vec<String>> {
+    report
+        .lines()
+        .skip_while(|l| !(l.starts_with("COST CENTRE") && l.contains(" no. ")))
+        .skip(1)
+        .map(|l| l.split_whitespace().map(String::from).collect::<Vec<_>>())
+        .filter(|w| w.len() == 8)
+        .map(|w| (w[2].parse().unwrap(), w))
+        .collect()
+}
+
+/// Parent of each entry (by file index, which for the machine's files is
+/// the depth-first number).
+fn parents(p: &Profile) -> Vec<Option<usize>> {
+    let mut parent = vec![None; p.entries.len()];
+    for (i, e) in p.entries.iter().enumerate() {
+        for &c in &e.children {
+            parent[c as usize] = Some(i);
+        }
+    }
+    parent
+}
+
+fn inherited(p: &Profile) -> Vec<(u64, u64)> {
+    let mut inh: Vec<(u64, u64)> = p
+        .entries
+        .iter()
+        .map(|e| (e.counters.ticks, e.counters.words))
+        .collect();
+    for i in (0..p.entries.len()).rev() {
+        for &c in &p.entries[i].children {
+            let (t, w) = inh[c as usize];
+            inh[i].0 += t;
+            inh[i].1 += w;
+        }
+    }
+    inh
+}
+
+fn profile_of(dir: &Path, program: &str) -> PathBuf {
+    let file = dir.join(format!("{program}.pgcl"));
+    let out = Command::new(env!("CARGO_BIN_EXE_stg-run"))
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("programs/{program}.stg")))
+        .args(["--reproducible", "--cost-centres=stacks", "--auto-cc=all"])
+        .arg("--profile-file")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    file
+}
+
+fn stg_prof(args: &[&str], file: &Path) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_stg-prof"))
+        .args(args)
+        .arg(file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_page_shows_what_the_report_says() {
+    let Some(browser) = chromium() else {
+        return;
+    };
+    let dir = scratch("report");
+    for program in ["nfib", "queens", "scc_pair"] {
+        let file = profile_of(&dir, program);
+        let profile = format::read(&std::fs::read(&file).unwrap()).unwrap();
+        let page = dir.join(format!("{program}.html"));
+        std::fs::write(&page, stg_prof(&["html"], &file)).unwrap();
+        let report = report_rows(&stg_prof(&["report"], &file));
+        let (parent, inh) = (parents(&profile), inherited(&profile));
+        let total = inh[0];
+        let open = |i: usize| i == 0 || 100 * inh[i].0 >= total.0 || 100 * inh[i].1 >= total.1;
+        let shown = |mut i: usize| {
+            while let Some(p) = parent[i] {
+                if !open(p) {
+                    return false;
+                }
+                i = p;
+            }
+            true
+        };
+
+        let rows = tree_rows(&dump_dom(browser, &dir, &page, ""));
+        let want: Vec<usize> = (0..profile.entries.len()).filter(|&i| shown(i)).collect();
+        let mut got: Vec<usize> = rows.iter().map(|r| r.0).collect();
+        got.sort();
+        assert_eq!(got, want, "{program}: rows of the first view");
+        for (entry, cells) in &rows {
+            let r = &report[entry];
+            // name, module, no., entries; then thunks, calls, paps (hidden
+            // columns); then the four percentages.
+            assert_eq!(
+                [&cells[0], &cells[1], &cells[2], &cells[3]],
+                [&r[0], &r[1], &r[2], &r[3]],
+                "{program}: entry {entry}"
+            );
+            assert_eq!(
+                &cells[7..11],
+                &r[4..8],
+                "{program}: entry {entry} percentages"
+            );
+        }
+
+        // Find: the matches and their ancestors, every one open.
+        let dom = dump_dom(browser, &dir, &page, "#find=.n");
+        let rows = tree_rows(&dom);
+        let name = |i: usize| -> &str {
+            &profile.cost_centres[profile.entries[i].cost_centre as usize - 1].name
+        };
+        let mut keep = vec![false; profile.entries.len()];
+        for i in 0..profile.entries.len() {
+            if name(i).contains(".n") {
+                let mut j = Some(i);
+                while let Some(k) = j {
+                    keep[k] = true;
+                    j = parent[k];
+                }
+            }
+        }
+        let want: Vec<usize> = (0..keep.len()).filter(|&i| keep[i]).collect();
+        let mut got: Vec<usize> = rows.iter().map(|r| r.0).collect();
+        got.sort();
+        assert_eq!(got, want, "{program}: rows found by \".n\"");
+        let marked = dom.matches("class=\"hit\"").count();
+        let matching = (0..keep.len()).filter(|&i| name(i).contains(".n")).count();
+        assert_eq!(marked, matching, "{program}: marked matches");
+    }
+}
+
+#[test]
+fn names_are_text_not_markup() {
+    let mut p = profile_fixture::fib();
+    p.cost_centres[4] = CostCentreDecl {
+        module: 3,
+        name: "</script><b>x</b>\"'&".into(),
+    };
+    let page = html(&p, "a<b>");
+    // The data cannot close its element: only the two real closings.
+    assert_eq!(page.matches("</script>").count(), 2);
+    assert!(page.contains("<h1>a&lt;b&gt;</h1>"));
+
+    let Some(browser) = chromium() else {
+        return;
+    };
+    let dir = scratch("markup");
+    let file = dir.join("markup.html");
+    std::fs::write(&file, &page).unwrap();
+    let dom = dump_dom(browser, &dir, &file, "");
+    assert!(!dom.contains("<b>x</b>"), "the name became markup");
+    let rows = tree_rows(&dom);
+    assert!(
+        rows.iter().any(|(_, c)| c[0] == "</script><b>x</b>\"'&"),
+        "{rows:?}"
+    );
+    // Every entry of the fixture is drawn (all have ≥ 1% or sit under
+    // entries that do, or are closed): at least the root and the name.
+    assert!(rows.len() >= 2);
+}
