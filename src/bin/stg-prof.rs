@@ -6,17 +6,17 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use stg_run::profile::{callgrind, dump, format, html, report};
+use stg_run::profile::{callgrind, dump, format, heap_chart, html, report};
 
 #[derive(Parser)]
 #[command(
     name = "stg-prof",
     version,
-    about = "Read a .pgcl call-graph profile and print a report, a dump, a callgrind file or an HTML page",
+    about = "Read a .pgcl call-graph profile and print a report, a dump, a callgrind file or an HTML page; draw heap profiles",
     long_about = "Read a .pgcl call-graph profile (Clean's format, version 2, as written by \
                   `stg-run --profile`) and print a report laid out like GHC's .prof file, \
                   every field of the file, the profile in callgrind format for KCacheGrind, \
-                  or an interactive HTML page."
+                  or an interactive HTML page; or draw a heap profile (.hp) as an SVG chart."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -98,6 +98,14 @@ enum Command {
         /// The profile file (.pgcl).
         file: PathBuf,
     },
+    /// Draw a heap profile (`.hp`, from `stg-run --heap-profile` or GHC's
+    /// `+RTS -h`) as a stacked-area chart in SVG, like hp2ps: one band per
+    /// group, the largest at the bottom, at most 20 (the rest merged into
+    /// OTHER). `stg-prof heap foldl_leak.hp > foldl_leak.svg`.
+    Heap {
+        /// The heap profile (.hp).
+        file: PathBuf,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -124,6 +132,12 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Dump { file } => load(&file).map(|p| dump::dump(&p)),
+        Command::Heap { file } => std::fs::read_to_string(&file)
+            .map_err(|e| format!("stg-prof: {}: cannot read the file: {e}", file.display()))
+            .and_then(|text| {
+                heap_chart::read_hp(&text).map_err(|e| format!("stg-prof: {}: {e}", file.display()))
+            })
+            .map(|hp| heap_chart::svg(&hp)),
         Command::Html { file } => load(&file).map(|p| html::html(&p, &program_name(&file))),
         Command::Callgrind { file } => {
             load(&file).map(|p| callgrind::callgrind(&p, &program_name(&file)))

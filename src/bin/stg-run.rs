@@ -108,7 +108,7 @@ struct Cli {
     stats: bool,
 
     /// Take a census of the live heap every --heap-interval steps and write `<stem>.hp`
-    /// (GHC's heap-profile format, for hp2ps), grouped by the cost centre (or stack) that
+    /// (GHC's heap-profile format; draw it with `stg-prof heap` or hp2ps), grouped by the cost centre (or stack) that
     /// built each closure (`cc`), by closure kind (`kind`) or by description (`descr`).
     #[arg(long, value_enum, value_name = "BY")]
     heap_profile: Option<HeapByArg>,

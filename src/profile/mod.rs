@@ -67,6 +67,7 @@ pub mod callgrind;
 pub mod cost_centre;
 pub mod dump;
 pub mod format;
+pub mod heap_chart;
 pub mod html;
 pub mod report;
 pub mod stacks;

@@ -1,0 +1,383 @@
+//! `stg-prof heap`: a heap profile (GHC's `.hp` format, as `stg-run
+//! --heap-profile` writes it, or as GHC's `+RTS -h` does) drawn as a
+//! stacked-area chart in SVG, like GHC's `hp2ps`, without needing GHC.
+//!
+//! The reader takes the format as `hp2ps` does: header lines `JOB`, `DATE`,
+//! `SAMPLE_UNIT`, `VALUE_UNIT` (each a quoted string), then samples
+//! `BEGIN_SAMPLE t` … `END_SAMPLE t` holding one `band value` line per group
+//! (the band's name is everything before the last run of white space),
+//! and `MARK t` lines (ignored). Errors name the line and say what was
+//! expected.
+//!
+//! The chart, as `hp2ps` draws it: time (the sample unit) across, bytes up;
+//! one band per group, stacked, the largest (by its sum over the samples) at
+//! the bottom; at most [`MAX_BANDS`] bands, the smallest groups merged into
+//! `OTHER` beyond that, as `hp2ps` does; a legend beside it, top band first;
+//! each band's name, peak and time of peak in a tooltip (`<title>`).
+//! Output depends on the file alone (no clock, no randomness).
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// Bands drawn before the rest are merged into `OTHER` (`hp2ps`'s default).
+pub const MAX_BANDS: usize = 20;
+
+/// One heap profile as read.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HeapFile {
+    pub job: String,
+    pub date: String,
+    pub sample_unit: String,
+    pub value_unit: String,
+    /// Samples in time order.
+    pub samples: Vec<Sample>,
+}
+
+/// One sample: its time, and (band, value) in file order.
+pub type Sample = (f64, Vec<(String, f64)>);
+
+/// Reads `.hp` text.
+pub fn read_hp(text: &str) -> Result<HeapFile, String> {
+    let mut hp = HeapFile {
+        sample_unit: "seconds".into(),
+        value_unit: "bytes".into(),
+        ..HeapFile::default()
+    };
+    // The sample being read, and the line it began on.
+    let mut open: Option<(Sample, usize)> = None;
+    let number = |s: &str, line: usize, what: &str| -> Result<f64, String> {
+        s.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| format!("line {line}: {what} `{}` is not a number", s.trim()))
+    };
+    let quoted = |s: &str, line: usize, key: &str| -> Result<String, String> {
+        let s = s.trim();
+        if s.len() >= 2 && s.starts_with('"') && s.ends_with('"') {
+            Ok(s[1..s.len() - 1].to_string())
+        } else {
+            Err(format!(
+                "line {line}: {key} wants a string in double quotes, found `{s}`"
+            ))
+        }
+    };
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let l = raw.trim_end();
+        if l.trim().is_empty() {
+            continue;
+        }
+        let (key, rest) = l.split_once(char::is_whitespace).unwrap_or((l, ""));
+        match key {
+            "JOB" => hp.job = quoted(rest, line, key)?,
+            "DATE" => hp.date = quoted(rest, line, key)?,
+            "SAMPLE_UNIT" => hp.sample_unit = quoted(rest, line, key)?,
+            "VALUE_UNIT" => hp.value_unit = quoted(rest, line, key)?,
+            "MARK" => {
+                number(rest, line, "MARK's time")?;
+            }
+            "BEGIN_SAMPLE" => {
+                if let Some((_, at)) = open {
+                    return Err(format!(
+                        "line {line}: BEGIN_SAMPLE inside the sample begun on line {at}; \
+                         end it with END_SAMPLE first"
+                    ));
+                }
+                let t = number(rest, line, "BEGIN_SAMPLE's time")?;
+                open = Some(((t, Vec::new()), line));
+            }
+            "END_SAMPLE" => {
+                let Some(((t, bands), _)) = open.take() else {
+                    return Err(format!("line {line}: END_SAMPLE without a BEGIN_SAMPLE"));
+                };
+                let end = number(rest, line, "END_SAMPLE's time")?;
+                if end != t {
+                    return Err(format!(
+                        "line {line}: END_SAMPLE {end} ends the sample begun at time {t}"
+                    ));
+                }
+                if let Some((last, _)) = hp.samples.last()
+                    && t < *last
+                {
+                    return Err(format!(
+                        "line {line}: sample time {t} is before the previous sample's {last}; \
+                         samples must come in time order"
+                    ));
+                }
+                hp.samples.push((t, bands));
+            }
+            _ => {
+                let Some(((_, bands), _)) = open.as_mut() else {
+                    return Err(format!(
+                        "line {line}: `{}` is outside a sample: expected JOB, DATE, \
+                         SAMPLE_UNIT, VALUE_UNIT, MARK or BEGIN_SAMPLE",
+                        l.trim()
+                    ));
+                };
+                let body = l.trim();
+                let Some(cut) = body.rfind(char::is_whitespace) else {
+                    return Err(format!(
+                        "line {line}: `{body}` wants a band name and a value"
+                    ));
+                };
+                let value = number(&body[cut..], line, "the value")?;
+                if value < 0.0 {
+                    return Err(format!("line {line}: the value {value} is negative"));
+                }
+                bands.push((body[..cut].trim_end().to_string(), value));
+            }
+        }
+    }
+    if let Some((_, at)) = open {
+        return Err(format!(
+            "the sample begun on line {at} has no END_SAMPLE (is the file cut short?)"
+        ));
+    }
+    Ok(hp)
+}
+
+/// Colours of the bands, bottom first, then round again.
+const COLOURS: [&str; 10] = [
+    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
+    "#9c755f", "#bab0ac",
+];
+
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            c if (c as u32) < 0x20 => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A round step for about `n` ticks over `0..max`: 1, 2 or 5 times a
+/// power of ten.
+fn tick_step(max: f64, n: f64) -> f64 {
+    if max <= 0.0 {
+        return 1.0;
+    }
+    let raw = max / n;
+    let mag = 10f64.powf(raw.log10().floor());
+    let m = raw / mag;
+    let f = if m <= 1.0 {
+        1.0
+    } else if m <= 2.0 {
+        2.0
+    } else if m <= 5.0 {
+        5.0
+    } else {
+        10.0
+    };
+    f * mag
+}
+
+/// `v` for an axis label: an integer with thousands separators, or a short
+/// decimal.
+fn label(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        super::report::thousands(v.abs() as u128)
+    } else {
+        format!("{v:.3}")
+            .trim_end_matches('0')
+            .trim_end_matches('.')
+            .to_string()
+    }
+}
+
+/// The bands to draw, bottom first: (name, value at each sample).
+fn bands(hp: &HeapFile) -> Vec<(String, Vec<f64>)> {
+    let mut by_name: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+    for (i, (_, groups)) in hp.samples.iter().enumerate() {
+        for (name, v) in groups {
+            by_name
+                .entry(name.as_str())
+                .or_insert_with(|| vec![0.0; hp.samples.len()])[i] += v;
+        }
+    }
+    let mut all: Vec<(String, Vec<f64>)> = by_name
+        .into_iter()
+        .map(|(n, vs)| (n.to_string(), vs))
+        .collect();
+    // Largest sum first (the bottom band), ties by name.
+    let sum = |vs: &[f64]| vs.iter().sum::<f64>();
+    all.sort_by(|a, b| sum(&b.1).total_cmp(&sum(&a.1)).then(a.0.cmp(&b.0)));
+    if all.len() > MAX_BANDS {
+        let rest = all.split_off(MAX_BANDS - 1);
+        let mut other = vec![0.0; hp.samples.len()];
+        for (_, vs) in &rest {
+            for (o, v) in other.iter_mut().zip(vs) {
+                *o += v;
+            }
+        }
+        all.push((format!("OTHER ({} groups)", rest.len()), other));
+    }
+    all
+}
+
+/// The chart of `hp` as an SVG document.
+pub fn svg(hp: &HeapFile) -> String {
+    const W: f64 = 960.0;
+    const H: f64 = 540.0;
+    const LEFT: f64 = 90.0;
+    const TOP: f64 = 50.0;
+    const PLOT_W: f64 = 600.0;
+    const PLOT_H: f64 = 420.0;
+    let bands = bands(hp);
+    let n = hp.samples.len();
+    let times: Vec<f64> = hp.samples.iter().map(|s| s.0).collect();
+    let (t0, t1) = match (times.first(), times.last()) {
+        (Some(&a), Some(&b)) => (a.min(0.0), b),
+        _ => (0.0, 1.0),
+    };
+    let span = if t1 > t0 { t1 - t0 } else { 1.0 };
+    let totals: Vec<f64> = (0..n).map(|i| bands.iter().map(|b| b.1[i]).sum()).collect();
+    let peak = totals.iter().copied().fold(0.0, f64::max);
+    let y_step = tick_step(peak, 5.0);
+    let y_max = if peak > 0.0 {
+        (peak / y_step).ceil() * y_step
+    } else {
+        1.0
+    };
+    let x = |t: f64| LEFT + (t - t0) / span * PLOT_W;
+    let y = |v: f64| TOP + PLOT_H - v / y_max * PLOT_H;
+
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{W}\" height=\"{H}\" \
+         viewBox=\"0 0 {W} {H}\" font-family=\"sans-serif\" font-size=\"12\">"
+    );
+    let title = if hp.date.is_empty() {
+        escape(&hp.job)
+    } else {
+        format!("{} — {}", escape(&hp.job), escape(&hp.date))
+    };
+    let _ = writeln!(out, "<title>{title}</title>");
+    let _ = writeln!(out, "<rect width=\"{W}\" height=\"{H}\" fill=\"white\"/>");
+    let _ = writeln!(
+        out,
+        "<text x=\"{LEFT}\" y=\"28\" font-size=\"15\" font-weight=\"bold\">{title}</text>"
+    );
+    let _ = writeln!(
+        out,
+        "<text x=\"{}\" y=\"28\" text-anchor=\"end\">peak {} {}</text>",
+        LEFT + PLOT_W,
+        label(peak),
+        escape(&hp.value_unit)
+    );
+
+    // Bands, bottom first: each a polygon along its top edge at every
+    // sample and back along its bottom edge.
+    let mut below = vec![0.0; n];
+    out.push_str("<g stroke=\"white\" stroke-width=\"0.5\">\n");
+    for (k, (name, vs)) in bands.iter().enumerate() {
+        let colour = COLOURS[k % COLOURS.len()];
+        let mut points: Vec<String> = Vec::with_capacity(2 * n);
+        for i in 0..n {
+            points.push(format!("{:.2},{:.2}", x(times[i]), y(below[i] + vs[i])));
+        }
+        for i in (0..n).rev() {
+            points.push(format!("{:.2},{:.2}", x(times[i]), y(below[i])));
+        }
+        let (mut top_v, mut top_t) = (0.0, 0.0);
+        for i in 0..n {
+            if vs[i] > top_v {
+                (top_v, top_t) = (vs[i], times[i]);
+            }
+        }
+        let _ = writeln!(
+            out,
+            "<polygon class=\"band\" data-band=\"{}\" fill=\"{colour}\" points=\"{}\">\
+             <title>{}: peak {} {} at {} {}</title></polygon>",
+            escape(name),
+            points.join(" "),
+            escape(name),
+            label(top_v),
+            escape(&hp.value_unit),
+            label(top_t),
+            escape(&hp.sample_unit)
+        );
+        for i in 0..n {
+            below[i] += vs[i];
+        }
+    }
+    out.push_str("</g>\n");
+
+    // Axes, ticks and their labels.
+    let _ = writeln!(
+        out,
+        "<g stroke=\"black\" fill=\"none\"><path d=\"M{LEFT},{TOP} V{} H{}\"/></g>",
+        TOP + PLOT_H,
+        LEFT + PLOT_W
+    );
+    let mut v = 0.0;
+    while v <= y_max + y_step / 2.0 {
+        let _ = writeln!(
+            out,
+            "<text x=\"{}\" y=\"{:.2}\" text-anchor=\"end\" dominant-baseline=\"middle\">{}</text>",
+            LEFT - 6.0,
+            y(v),
+            label(v)
+        );
+        v += y_step;
+    }
+    let x_step = tick_step(span, 6.0);
+    let mut t = (t0 / x_step).ceil() * x_step;
+    while t <= t1 + x_step / 1e6 {
+        let _ = writeln!(
+            out,
+            "<text x=\"{:.2}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+            x(t),
+            TOP + PLOT_H + 18.0,
+            label(t)
+        );
+        t += x_step;
+    }
+    let _ = writeln!(
+        out,
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+        LEFT + PLOT_W / 2.0,
+        TOP + PLOT_H + 40.0,
+        escape(&hp.sample_unit)
+    );
+    let _ = writeln!(
+        out,
+        "<text transform=\"translate(24,{}) rotate(-90)\" text-anchor=\"middle\">{}</text>",
+        TOP + PLOT_H / 2.0,
+        escape(&hp.value_unit)
+    );
+
+    // Legend, top band first (the order the bands are stacked, read
+    // downwards).
+    let lx = LEFT + PLOT_W + 24.0;
+    for (row, (k, (name, _))) in bands.iter().enumerate().rev().enumerate() {
+        let ly = TOP + row as f64 * 20.0;
+        let _ = writeln!(
+            out,
+            "<rect x=\"{lx}\" y=\"{ly}\" width=\"14\" height=\"14\" fill=\"{}\"/>\
+             <text class=\"legend\" x=\"{}\" y=\"{}\">{}</text>",
+            COLOURS[k % COLOURS.len()],
+            lx + 20.0,
+            ly + 11.0,
+            escape(name)
+        );
+    }
+    if bands.is_empty() {
+        let _ = writeln!(
+            out,
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">no live data in any sample</text>",
+            LEFT + PLOT_W / 2.0,
+            TOP + PLOT_H / 2.0
+        );
+    }
+    out.push_str("</svg>\n");
+    out
+}

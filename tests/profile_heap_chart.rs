@@ -1,0 +1,258 @@
+//! `stg-prof heap`: `.hp` files read (ours and GHC's style) and drawn as a
+//! stacked-area SVG chart.
+//!
+//! - Bad files: each error names the line and what was expected.
+//! - Geometry, read back from the SVG: the bands stack (each band's bottom
+//!   edge is the top edge of the one below, the lowest sits on the axis),
+//!   the stack's height at each sample is proportional to that sample's
+//!   total, the largest band is at the bottom, and more than 20 groups
+//!   are merged into OTHER.
+//! - A real run's heap profile (`stg-run --heap-profile`) and a GHC-style
+//!   file (fractional seconds, `MARK` lines, cost-centre stacks with
+//!   spaces) draw without error; headless Chromium parses the SVG (no
+//!   `parsererror`). Without `chromium` that part is skipped with a message,
+//!   unless `CI` is set.
+
+use std::path::Path;
+use std::process::Command;
+
+use stg_run::profile::heap_chart::{read_hp, svg};
+
+#[test]
+fn bad_files_say_which_line_and_what_is_wrong() {
+    let cases = [
+        ("JOB foo\n", "line 1: JOB wants a string in double quotes"),
+        (
+            "BEGIN_SAMPLE x\n",
+            "line 1: BEGIN_SAMPLE's time `x` is not a number",
+        ),
+        (
+            "BEGIN_SAMPLE 1\nf\t2\n",
+            "the sample begun on line 1 has no END_SAMPLE",
+        ),
+        (
+            "END_SAMPLE 1\n",
+            "line 1: END_SAMPLE without a BEGIN_SAMPLE",
+        ),
+        (
+            "BEGIN_SAMPLE 1\nEND_SAMPLE 2\n",
+            "line 2: END_SAMPLE 2 ends the sample begun at time 1",
+        ),
+        (
+            "BEGIN_SAMPLE 1\nBEGIN_SAMPLE 2\n",
+            "line 2: BEGIN_SAMPLE inside the sample begun on line 1",
+        ),
+        ("main\t12\n", "line 1: `main\t12` is outside a sample"),
+        (
+            "BEGIN_SAMPLE 1\nmain\n",
+            "line 2: `main` wants a band name and a value",
+        ),
+        (
+            "BEGIN_SAMPLE 1\nmain\tlots\n",
+            "line 2: the value `lots` is not a number",
+        ),
+        (
+            "BEGIN_SAMPLE 1\nmain\t-3\n",
+            "line 2: the value -3 is negative",
+        ),
+        (
+            "BEGIN_SAMPLE 5\nEND_SAMPLE 5\nBEGIN_SAMPLE 4\nEND_SAMPLE 4\n",
+            "line 4: sample time 4 is before the previous sample's 5",
+        ),
+    ];
+    for (text, want) in cases {
+        let err = read_hp(text).expect_err(text);
+        assert!(err.starts_with(want), "{text:?}: {err}");
+    }
+}
+
+/// The polygons of the chart: (band name, points).
+fn polygons(svg: &str) -> Vec<(String, Vec<(f64, f64)>)> {
+    svg.split("<polygon ")
+        .skip(1)
+        .map(|p| {
+            let attr = |name: &str| -> &str {
+                let start = p.find(&format!("{name}=\"")).unwrap() + name.len() + 2;
+                &p[start..start + p[start..].find('"').unwrap()]
+            };
+            let points = attr("points")
+                .split_whitespace()
+                .map(|xy| {
+                    let (x, y) = xy.split_once(',').unwrap();
+                    (x.parse().unwrap(), y.parse().unwrap())
+                })
+                .collect();
+            (attr("data-band").to_string(), points)
+        })
+        .collect()
+}
+
+#[test]
+fn bands_stack_and_heights_follow_the_totals() {
+    // Totals 0, 100, 400, 200; b is the larger band overall.
+    let hp = read_hp(
+        "JOB \"t\"\nDATE \"d\"\nSAMPLE_UNIT \"steps\"\nVALUE_UNIT \"bytes\"\n\
+         BEGIN_SAMPLE 0\nEND_SAMPLE 0\n\
+         BEGIN_SAMPLE 10\na\t40\nb\t60\nEND_SAMPLE 10\n\
+         BEGIN_SAMPLE 20\na\t100\nb\t300\nEND_SAMPLE 20\n\
+         BEGIN_SAMPLE 30\nb\t200\nEND_SAMPLE 30\n",
+    )
+    .unwrap();
+    let chart = svg(&hp);
+    let bands = polygons(&chart);
+    assert_eq!(
+        bands.iter().map(|b| b.0.as_str()).collect::<Vec<_>>(),
+        ["b", "a"],
+        "largest band first (at the bottom)"
+    );
+    let n = 4;
+    let top = |b: &[(f64, f64)]| b[..n].to_vec();
+    let bottom = |b: &[(f64, f64)]| b[n..].iter().rev().copied().collect::<Vec<_>>();
+    // The lowest band sits on the axis; each band's bottom is the top of the
+    // one below.
+    let axis = bottom(&bands[0].1);
+    assert!(axis.windows(2).all(|w| w[0].1 == w[1].1), "{axis:?}");
+    assert_eq!(bottom(&bands[1].1), top(&bands[0].1));
+    // Times go left to right at equal spacing.
+    let xs: Vec<f64> = axis.iter().map(|p| p.0).collect();
+    assert!((xs[1] - xs[0] - (xs[2] - xs[1])).abs() < 0.02, "{xs:?}");
+    // Heights above the axis are proportional to 0, 100, 400, 200.
+    let heights: Vec<f64> = top(&bands[1].1).iter().map(|p| axis[0].1 - p.1).collect();
+    let unit = heights[1] / 100.0;
+    for (h, total) in heights.iter().zip([0.0, 100.0, 400.0, 200.0]) {
+        assert!((h - total * unit).abs() < 0.05, "{heights:?}");
+    }
+    // a is absent from the last sample: zero thickness there.
+    let a = &bands[1].1;
+    assert_eq!(a[n - 1].1, a[n].1);
+    assert!(chart.contains("peak 400 bytes"));
+    assert!(chart.contains("<title>b: peak 300 bytes at 20 steps</title>"));
+}
+
+#[test]
+fn more_than_twenty_groups_merge_into_other() {
+    let mut text = String::from("BEGIN_SAMPLE 1\n");
+    for i in 0..25 {
+        text.push_str(&format!("g{i:02}\t{}\n", 100 + i));
+    }
+    text.push_str("END_SAMPLE 1\n");
+    let bands = polygons(&svg(&read_hp(&text).unwrap()));
+    assert_eq!(bands.len(), 20);
+    // The 19 largest are g24 … g06; the other 6 (g00 … g05) are merged.
+    assert_eq!(bands[0].0, "g24");
+    assert_eq!(bands[18].0, "g06");
+    assert_eq!(bands[19].0, "OTHER (6 groups)");
+}
+
+const GHC_STYLE: &str = "JOB \"queens +RTS -hc -i0.01\"
+DATE \"Mon Nov 23 12:00 2026\"
+SAMPLE_UNIT \"seconds\"
+VALUE_UNIT \"bytes\"
+BEGIN_SAMPLE 0.000000
+END_SAMPLE 0.000000
+BEGIN_SAMPLE 0.012000
+(183)safe/extend.ok/extend	4832
+MAIN\t160
+END_SAMPLE 0.012000
+MARK 0.015
+BEGIN_SAMPLE 0.024000
+(183)safe/extend.ok/extend	9664
+(200)<a & b>	80
+END_SAMPLE 0.024000
+";
+
+fn chromium_parses(dir: &Path, name: &str, svg_text: &str) {
+    let found = Command::new("chromium")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "chromium is missing; .ci/run installs it"
+        );
+        eprintln!("skipped: chromium not found (apt-get install chromium)");
+        return;
+    }
+    let file = dir.join(format!("{name}.svg"));
+    std::fs::write(&file, svg_text).unwrap();
+    let out = Command::new("chromium")
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            dir.join("chromium").display()
+        ))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", file.display()))
+        .output()
+        .unwrap();
+    let dom = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!dom.contains("parsererror"), "{name}: {dom}");
+    assert!(dom.contains("<polygon"), "{name}: {dom}");
+}
+
+#[test]
+fn real_and_ghc_style_files_draw() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("profile_heap_chart");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+
+    let hp = read_hp(GHC_STYLE).unwrap();
+    assert_eq!(hp.samples.len(), 3);
+    assert_eq!(hp.samples[2].1[1], ("(200)<a & b>".to_string(), 80.0));
+    let chart = svg(&hp);
+    assert!(chart.contains("data-band=\"(200)&lt;a &amp; b&gt;\""));
+    chromium_parses(&dir, "ghc_style", &chart);
+
+    // A real heap profile, through both binaries.
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("programs/foldl_leak.stg");
+    let out = Command::new(env!("CARGO_BIN_EXE_stg-run"))
+        .arg(&src)
+        .args(["--heap-profile=cc", "--heap-interval=2000"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_stg-prof"))
+        .arg("heap")
+        .arg(dir.join("foldl_leak.hp"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let chart = String::from_utf8(out.stdout).unwrap();
+    assert!(!polygons(&chart).is_empty());
+    chromium_parses(&dir, "foldl_leak", &chart);
+
+    // A bad file: exit 1, the file and the line named.
+    let bad = dir.join("bad.hp");
+    std::fs::write(&bad, "BEGIN_SAMPLE 1\nx\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_stg-prof"))
+        .arg("heap")
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.hp: line 2"), "{err}");
+}
