@@ -7,7 +7,8 @@
 //! The GHC side is translated as tests/ghc/README.md says: the node
 //! `MAIN > main` with 0 entries (GHC's IO action, with `showsPrec` below it)
 //! has no counterpart and is dropped, and modules are ignored (GHC's `Main`
-//! is the file stem in stg-run). Nodes are compared as the set of paths from
+//! is the file stem in stg-run), and a pattern binding's `(...)` is read as
+//! `pat`. Nodes are compared as the set of paths from
 //! `MAIN` with their entry counts, so the order of children does not matter.
 
 mod machine_common;
@@ -39,7 +40,9 @@ fn ghc_tree(text: &str) -> Tree {
             continue;
         }
         stack.truncate(depth);
-        stack.push(name.to_string());
+        // A pattern binding's tuple thunk: GHC's `f.(...)` is the twin's
+        // `f.pat` (README.md, "Differences").
+        stack.push(name.replace("(...)", "pat"));
         tree.insert(stack.join(" > "), entries);
     }
     tree
