@@ -263,13 +263,45 @@ fn the_page_shows_what_the_report_says() {
 }
 
 #[test]
+fn heap_chart_is_shown_under_the_tree() {
+    let dir = scratch("heap");
+    let out = Command::new(env!("CARGO_BIN_EXE_stg-run"))
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("programs/foldl_leak.stg"))
+        .args(["--profile", "--heap-profile=descr", "--heap-interval=2000"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let pgcl = dir.join("foldl_leak.pgcl");
+    let hp = dir.join("foldl_leak.hp");
+    let with = stg_prof(&["html", "--heap", hp.to_str().unwrap()], &pgcl);
+    let chart = stg_prof(&["heap"], &hp);
+    assert!(with.contains(&format!("<div id=\"heap\">\n{chart}</div>")));
+    assert!(!stg_prof(&["html"], &pgcl).contains("id=\"heap\""));
+
+    let Some(browser) = chromium() else {
+        return;
+    };
+    let page = dir.join("with_heap.html");
+    std::fs::write(&page, &with).unwrap();
+    let dom = dump_dom(browser, &dir, &page, "");
+    let heap = dom.split("<div id=\"heap\">").nth(1).expect("the chart");
+    assert!(heap.contains("<polygon"), "{heap}");
+    assert!(!tree_rows(&dom).is_empty());
+}
+
+#[test]
 fn names_are_text_not_markup() {
     let mut p = profile_fixture::fib();
     p.cost_centres[4] = CostCentreDecl {
         module: 3,
         name: "</script><b>x</b>\"'&".into(),
     };
-    let page = html(&p, "a<b>");
+    let page = html(&p, "a<b>", None);
     // The data cannot close its element: only the two real closings.
     assert_eq!(page.matches("</script>").count(), 2);
     assert!(page.contains("<h1>a&lt;b&gt;</h1>"));

@@ -93,10 +93,15 @@ enum Command {
     /// Print the profile as one self-contained interactive HTML page: the
     /// cost-centre table and the call tree (opened and closed with a click,
     /// searched by name, sorted by time, allocation or entries), the same
-    /// figures as `report`. `stg-prof html nfib.pgcl > nfib.html`.
+    /// figures as `report`; with --heap, a heap profile's chart too.
+    /// `stg-prof html nfib.pgcl --heap nfib.hp > nfib.html`.
     Html {
         /// The profile file (.pgcl).
         file: PathBuf,
+        /// Also show this heap profile (.hp, from `stg-run --heap-profile`)
+        /// as a chart, under the call tree.
+        #[arg(long, value_name = "FILE.hp")]
+        heap: Option<PathBuf>,
     },
     /// Draw a heap profile (`.hp`, from `stg-run --heap-profile` or GHC's
     /// `+RTS -h`) as a stacked-area chart in SVG, like hp2ps: one band per
@@ -121,6 +126,15 @@ fn load(file: &PathBuf) -> Result<stg_run::profile::Profile, String> {
     format::read(&bytes).map_err(|e| format!("stg-prof: {}: {e}", file.display()))
 }
 
+/// The chart of the heap profile `file`, as SVG.
+fn heap_svg(file: &std::path::Path) -> Result<String, String> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("stg-prof: {}: cannot read the file: {e}", file.display()))?;
+    let hp =
+        heap_chart::read_hp(&text).map_err(|e| format!("stg-prof: {}: {e}", file.display()))?;
+    Ok(heap_chart::svg(&hp))
+}
+
 /// The program a profile is of: the file's stem (`nfib` for `nfib.pgcl`).
 fn program_name(file: &std::path::Path) -> String {
     file.file_stem()
@@ -132,13 +146,14 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Dump { file } => load(&file).map(|p| dump::dump(&p)),
-        Command::Heap { file } => std::fs::read_to_string(&file)
-            .map_err(|e| format!("stg-prof: {}: cannot read the file: {e}", file.display()))
-            .and_then(|text| {
-                heap_chart::read_hp(&text).map_err(|e| format!("stg-prof: {}: {e}", file.display()))
-            })
-            .map(|hp| heap_chart::svg(&hp)),
-        Command::Html { file } => load(&file).map(|p| html::html(&p, &program_name(&file))),
+        Command::Heap { file } => heap_svg(&file),
+        Command::Html { file, heap } => {
+            heap.map(|h| heap_svg(h.as_path()))
+                .transpose()
+                .and_then(|chart| {
+                    load(&file).map(|p| html::html(&p, &program_name(&file), chart.as_deref()))
+                })
+        }
         Command::Callgrind { file } => {
             load(&file).map(|p| callgrind::callgrind(&p, &program_name(&file)))
         }

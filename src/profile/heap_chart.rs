@@ -137,6 +137,9 @@ pub fn read_hp(text: &str) -> Result<HeapFile, String> {
     Ok(hp)
 }
 
+/// Characters of a band's name shown in the legend.
+const LEGEND_CHARS: usize = 36;
+
 /// Colours of the bands, bottom first, then round again.
 const COLOURS: [&str; 10] = [
     "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
@@ -360,14 +363,24 @@ pub fn svg(hp: &HeapFile) -> String {
     let lx = LEFT + PLOT_W + 24.0;
     for (row, (k, (name, _))) in bands.iter().enumerate().rev().enumerate() {
         let ly = TOP + row as f64 * 20.0;
+        // Long names (cost-centre stacks) are cut to fit; the tooltip has
+        // the whole name.
+        let shown: String = if name.chars().count() > LEGEND_CHARS {
+            let mut cut: String = name.chars().take(LEGEND_CHARS - 1).collect();
+            cut.push('…');
+            cut
+        } else {
+            name.clone()
+        };
         let _ = writeln!(
             out,
             "<rect x=\"{lx}\" y=\"{ly}\" width=\"14\" height=\"14\" fill=\"{}\"/>\
-             <text class=\"legend\" x=\"{}\" y=\"{}\">{}</text>",
+             <text class=\"legend\" x=\"{}\" y=\"{}\"><title>{}</title>{}</text>",
             COLOURS[k % COLOURS.len()],
             lx + 20.0,
             ly + 11.0,
-            escape(name)
+            escape(name),
+            escape(&shown)
         );
     }
     if bands.is_empty() {

@@ -13,6 +13,8 @@
 //!   at first every entry with at least 1% of the inherited time or
 //!   allocation is open. Columns as `stg-prof report --all-columns`, plus a
 //!   bar of inherited time.
+//! - with `--heap FILE.hp`, the heap profile's chart (the SVG of
+//!   `stg-prof heap`) under the tree;
 //! - controls: find (shows the entries whose cost centre's name contains the
 //!   text, with their ancestors, and marks them), sort (time, alloc,
 //!   entries: the report's orders), open all / close all. The URL's
@@ -132,8 +134,9 @@ fn data(profile: &Profile, program: &str) -> String {
     out
 }
 
-/// The page for `profile`; `program` names the run.
-pub fn html(profile: &Profile, program: &str) -> String {
+/// The page for `profile`; `program` names the run; `heap_chart`, an SVG
+/// document (from [`super::heap_chart::svg`]), is shown under the tables.
+pub fn html(profile: &Profile, program: &str, heap_chart: Option<&str>) -> String {
     let tree = Tree::new(profile);
     let (_, inh) = tree.sums(profile);
     let total = inh.first().copied().unwrap_or_default();
@@ -168,6 +171,11 @@ pub fn html(profile: &Profile, program: &str) -> String {
         html_text(&summary)
     );
     out.push_str(BODY);
+    if let Some(svg) = heap_chart {
+        out.push_str("<h2>Heap</h2>\n<div id=\"heap\">\n");
+        out.push_str(svg);
+        out.push_str("</div>\n");
+    }
     out.push_str("<script type=\"application/json\" id=\"data\">");
     out.push_str(&data(profile, program));
     out.push_str("</script>\n<script>");
