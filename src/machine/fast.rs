@@ -38,8 +38,13 @@
 //!   row's updates get; the first non-pop rule after the row moves it.
 //!   Tail calls and allocated words of the hot rules accrue the same way
 //!   (`pend_calls`, `pend_words`), so the common rules touch no counter.
-//! - **Profiling off** (`RunOptions::no_profile`): the counters are not
-//!   touched; the cost-centre register is still kept (errors name it).
+//! - **Profiling off** (`RunOptions::no_profile`): the engine is built
+//!   twice, `Machine<PROF>` with `PROF` a const parameter, and
+//!   `Machine<false>` has no counting code at all: no counter, pending
+//!   count or tick mark is touched, `flush` is empty. The cost-centre
+//!   register and `tick_cc` are still kept: errors name the current cost
+//!   centre, and rule 16 gives the updated closure the evaluating cost
+//!   centre, which heap profiles by cost centre show.
 //!
 //! # Equivalence with the reference engine
 //!
@@ -225,7 +230,7 @@ impl Prepared {
     }
 }
 
-pub struct Machine<'a> {
+pub struct Machine<'a, const PROF: bool> {
     code: &'a Code,
     p: Prepared,
     sources: &'a SourceMap,
@@ -245,7 +250,6 @@ pub struct Machine<'a> {
     cc: u32,
     mode: CostCentreMode,
     acct: Accounting,
-    prof: bool,
     /// The entry accruing ticks since `tick_mark` (see the module doc).
     tick_cc: u32,
     tick_mark: u64,
@@ -314,8 +318,8 @@ fn desc_value(code: &Code, c: ConId, ws: &[Value]) -> String {
     s
 }
 
-impl<'a> Machine<'a> {
-    pub fn new(code: &'a Code, sources: &'a SourceMap, options: &RunOptions) -> Machine<'a> {
+impl<'a, const PROF: bool> Machine<'a, PROF> {
+    pub fn new(code: &'a Code, sources: &'a SourceMap, options: &RunOptions) -> Machine<'a, PROF> {
         let default = default_limit_bytes();
         let acct = Accounting::new(options.cost_centres);
         let main_entry = acct.main_entry;
@@ -344,12 +348,11 @@ impl<'a> Machine<'a> {
             cc: main_entry,
             mode: options.cost_centres,
             acct,
-            prof: !options.no_profile,
             tick_cc: main_entry,
             tick_mark: 0,
             pend_calls: 0,
             pend_words: 0,
-            cycles: options.clock == Clock::Cycles && !options.no_profile,
+            cycles: options.clock == Clock::Cycles && PROF,
             last_tsc: 0,
             last_gc: std::time::Duration::ZERO,
             tsc_hz: 0,
@@ -396,9 +399,10 @@ impl<'a> Machine<'a> {
     }
 
     /// Charge what `tick_cc` has accrued: ticks since `tick_mark`, pending
-    /// tail calls and words.
+    /// tail calls and words. (Without profiling, nothing accrues.)
+    #[inline]
     fn flush(&mut self) {
-        if self.prof {
+        if PROF {
             let n = if self.cycles {
                 self.cycles_since_last()
             } else {
@@ -409,10 +413,10 @@ impl<'a> Machine<'a> {
             c.ticks += n;
             c.tail_calls += calls;
             c.words += words;
+            self.tick_mark = self.steps;
+            self.pend_calls = 0;
+            self.pend_words = 0;
         }
-        self.tick_mark = self.steps;
-        self.pend_calls = 0;
-        self.pend_words = 0;
     }
 
     /// Counter cycles since the last reading, less the collections since.
@@ -791,7 +795,9 @@ impl<'a> Machine<'a> {
             self.set_slot(slot, Value::Int(k));
         }
         self.steps += total;
-        self.pend_calls += calls + 1;
+        if PROF {
+            self.pend_calls += calls + 1;
+        }
         self.span = case.span;
         self.s.ctl = Ctl::Eval(body);
         true
@@ -874,7 +880,9 @@ impl<'a> Machine<'a> {
         }
         // Rule 1.
         self.span = node.span;
-        self.pend_calls += 1;
+        if PROF {
+            self.pend_calls += 1;
+        }
         // Rule 2.
         let base = self.open_function_env(a, lam) + lam.nfree as usize;
         self.s.vals[base..base + n].copy_from_slice(&xs[..n]);
@@ -955,7 +963,9 @@ impl<'a> Machine<'a> {
                                         self.s.args.push(v);
                                     }
                                     self.s.ctl = Ctl::Enter(f);
-                                    self.pend_calls += 1;
+                                    if PROF {
+                                        self.pend_calls += 1;
+                                    }
                                     self.check_stack("1")?;
                                     self.steps += 1;
                                 }
@@ -1060,7 +1070,9 @@ impl<'a> Machine<'a> {
                                 }
                             }
                             debug_assert_eq!(next, self.heap.next_addr());
-                            self.pend_words += words as u64;
+                            if PROF {
+                                self.pend_words += words as u64;
+                            }
                             self.s.ctl = Ctl::Eval(*body);
                             self.steps += 1;
                         }
@@ -1114,7 +1126,7 @@ impl<'a> Machine<'a> {
                                     return Err(self.step_limit("scc="));
                                 }
                                 self.span = node.span;
-                                if self.prof {
+                                if PROF {
                                     self.ctr(l).strict_calls += 1;
                                 }
                                 self.s.ctl = Ctl::Eval(*body);
@@ -1144,7 +1156,7 @@ impl<'a> Machine<'a> {
                                         self.cc = self.acct.stacks.push(self.cc, l);
                                     }
                                 }
-                                if self.prof {
+                                if PROF {
                                     let cc = self.cc;
                                     self.ctr(cc).strict_calls += 1;
                                 }
@@ -1236,7 +1248,9 @@ impl<'a> Machine<'a> {
                                 );
                                 self.s.fields = fields;
                                 let a = r?;
-                                self.pend_words += closure_words(n) as u64;
+                                if PROF {
+                                    self.pend_words += closure_words(n) as u64;
+                                }
                                 self.eval_default(cont, Some((*slot, Value::Ptr(a))), *body);
                             }
                             Some(DefaultAlt { bind: None, body }) => {
@@ -1293,7 +1307,9 @@ impl<'a> Machine<'a> {
                                 );
                                 self.s.fields = fields;
                                 let v = r?;
-                                self.pend_words += closure_words(n) as u64;
+                                if PROF {
+                                    self.pend_words += closure_words(n) as u64;
+                                }
                                 let f = self.pop_frame();
                                 if let Some(a) = f.update() {
                                     self.heap.update_with_ind(a, v);
@@ -1494,7 +1510,7 @@ impl<'a> Machine<'a> {
                                         return Err(self.step_limit("17a′"));
                                     }
                                     let ev = self.tick_cc;
-                                    if self.prof {
+                                    if PROF {
                                         self.ctr(ev).curried_calls += 1;
                                     }
                                     self.pop_frame();
@@ -1570,7 +1586,9 @@ impl<'a> Machine<'a> {
         self.rs.pop();
         self.retop();
         self.rs_words = self.rs_words.saturating_sub(cont.env_len as usize + 3);
-        self.pend_calls += 1;
+        if PROF {
+            self.pend_calls += 1;
+        }
         self.cc = cont.cc;
         self.span = self.code.exprs[cont.case as usize].span;
         self.env_base = cont.env_base as usize;
@@ -1610,7 +1628,7 @@ impl<'a> Machine<'a> {
         self.heap
             .blackhole(a, if update { Tag::BlackHole } else { Tag::Entered });
         self.cc = self.heap.cc(a);
-        if self.prof {
+        if PROF {
             let cc = self.cc;
             self.ctr(cc).lazy_calls += 1;
         }
@@ -1650,7 +1668,7 @@ impl<'a> Machine<'a> {
         );
         self.scratch = payload;
         let pap = r?;
-        if self.prof {
+        if PROF {
             let c = self.ctr(ev);
             c.words += closure_words(k + 1) as u64;
             c.curried_calls += 1;

@@ -419,19 +419,43 @@ pub fn run(
         }
     };
     if options.engine == Engine::Fast && options.trace.is_none() {
-        let mut m = fast::Machine::new(&code, sources, options);
-        let error = m.run(out).err();
-        let _ = out.flush();
-        let _ = trace.flush();
-        return RunResult {
-            error,
-            profile: m.profile(options.reproducible),
-            stats: m.stats(),
-            heap_profile: m.take_heap_profile(),
+        // Two builds of the fast engine: without profiling, the loop has no
+        // counting code at all.
+        return if options.no_profile {
+            run_fast(
+                fast::Machine::<false>::new(&code, sources, options),
+                options,
+                out,
+                trace,
+            )
+        } else {
+            run_fast(
+                fast::Machine::<true>::new(&code, sources, options),
+                options,
+                out,
+                trace,
+            )
         };
     }
     let mut m = reference::Machine::new(&code, sources, options);
     let error = m.run(out, trace).err();
+    let _ = out.flush();
+    let _ = trace.flush();
+    RunResult {
+        error,
+        profile: m.profile(options.reproducible),
+        stats: m.stats(),
+        heap_profile: m.take_heap_profile(),
+    }
+}
+
+fn run_fast<const PROF: bool>(
+    mut m: fast::Machine<'_, PROF>,
+    options: &RunOptions,
+    out: &mut dyn Write,
+    trace: &mut dyn Write,
+) -> RunResult {
+    let error = m.run(out).err();
     let _ = out.flush();
     let _ = trace.flush();
     RunResult {
