@@ -256,3 +256,75 @@ fn real_and_ghc_style_files_draw() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("bad.hp: line 2"), "{err}");
 }
+
+mod no_panics {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Lines that look like a heap profile, and some that do not.
+    fn line() -> impl Strategy<Value = String> {
+        let number = prop_oneof![
+            (0u64..1000).prop_map(|n| n.to_string()),
+            any::<f64>().prop_map(|f| f.to_string()),
+            Just("1e18".to_string()),
+            Just("-0".to_string()),
+            Just("NaN".to_string()),
+        ];
+        prop_oneof![
+            number.clone().prop_map(|n| format!("BEGIN_SAMPLE {n}")),
+            number.clone().prop_map(|n| format!("END_SAMPLE {n}")),
+            number.clone().prop_map(|n| format!("MARK {n}")),
+            ("[a-z(>< ]{0,6}", number).prop_map(|(b, n)| format!("{b}\t{n}")),
+            "[A-Z_]{0,12} \"?[a-z]{0,4}\"?",
+            ".{0,12}",
+        ]
+    }
+
+    proptest! {
+        /// read_hp never panics; whatever it accepts draws, in bounded time.
+        #[test]
+        fn read_and_draw_never_panic(lines in proptest::collection::vec(line(), 0..40)) {
+            let text = lines.join("\n");
+            if let Ok(hp) = read_hp(&text) {
+                let chart = svg(&hp);
+                prop_assert!(chart.ends_with("</svg>\n"));
+                for (_, points) in polygons(&chart) {
+                    prop_assert!(points.iter().all(|(x, y)| x.is_finite() && y.is_finite()));
+                }
+            }
+        }
+
+        /// Well-formed files with random times and values always read.
+        #[test]
+        fn well_formed_files_read(samples in proptest::collection::vec(
+            proptest::collection::vec(("[a-z]{1,3}", 0u64..1_000_000), 0..5), 0..8)) {
+            let mut text = String::from("JOB \"j\"\n");
+            for (i, bands) in samples.iter().enumerate() {
+                text.push_str(&format!("BEGIN_SAMPLE {i}\n"));
+                for (b, v) in bands {
+                    text.push_str(&format!("{b}\t{v}\n"));
+                }
+                text.push_str(&format!("END_SAMPLE {i}\n"));
+            }
+            let hp = read_hp(&text).unwrap();
+            prop_assert_eq!(hp.samples.len(), samples.len());
+            let chart = svg(&hp);
+            let peak = samples.iter().map(|b| b.iter().map(|x| x.1).sum::<u64>()).max().unwrap_or(0);
+            let label = stg_run_thousands(peak);
+            let want = format!("peak {label} bytes");
+            prop_assert!(chart.contains(&want), "{}", want);
+        }
+    }
+
+    fn stg_run_thousands(n: u64) -> String {
+        let d = n.to_string();
+        let mut out = String::new();
+        for (i, c) in d.chars().enumerate() {
+            if i > 0 && (d.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    }
+}

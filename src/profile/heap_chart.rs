@@ -19,6 +19,9 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+/// The largest time or value read (about 2^60).
+const MAX_NUMBER: f64 = 1e18;
+
 /// Bands drawn before the rest are merged into `OTHER` (`hp2ps`'s default).
 pub const MAX_BANDS: usize = 20;
 
@@ -46,11 +49,20 @@ pub fn read_hp(text: &str) -> Result<HeapFile, String> {
     // The sample being read, and the line it began on.
     let mut open: Option<(Sample, usize)> = None;
     let number = |s: &str, line: usize, what: &str| -> Result<f64, String> {
-        s.trim()
+        let v = s
+            .trim()
             .parse::<f64>()
             .ok()
             .filter(|v| v.is_finite())
-            .ok_or_else(|| format!("line {line}: {what} `{}` is not a number", s.trim()))
+            .ok_or_else(|| format!("line {line}: {what} `{}` is not a number", s.trim()))?;
+        // Bytes and sample times of any real run are far below this; the
+        // bound keeps every sum and axis of the chart finite.
+        if v.abs() > MAX_NUMBER {
+            return Err(format!(
+                "line {line}: {what} {v} is out of range (at most {MAX_NUMBER:e})"
+            ));
+        }
+        Ok(v)
     };
     let quoted = |s: &str, line: usize, key: &str| -> Result<String, String> {
         let s = s.trim();
@@ -322,7 +334,12 @@ pub fn svg(hp: &HeapFile) -> String {
         LEFT + PLOT_W
     );
     let mut v = 0.0;
-    while v <= y_max + y_step / 2.0 {
+    // (At most about 10 ticks: y_max is a multiple of y_step near 5 of
+    // them; the count bound is a guard, not a layout rule.)
+    for _ in 0..100 {
+        if v > y_max + y_step / 2.0 {
+            break;
+        }
         let _ = writeln!(
             out,
             "<text x=\"{}\" y=\"{:.2}\" text-anchor=\"end\" dominant-baseline=\"middle\">{}</text>",
@@ -334,7 +351,10 @@ pub fn svg(hp: &HeapFile) -> String {
     }
     let x_step = tick_step(span, 6.0);
     let mut t = (t0 / x_step).ceil() * x_step;
-    while t <= t1 + x_step / 1e6 {
+    for _ in 0..100 {
+        if t > t1 + x_step / 1e6 {
+            break;
+        }
         let _ = writeln!(
             out,
             "<text x=\"{:.2}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
