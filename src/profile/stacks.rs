@@ -23,6 +23,52 @@ pub struct StackNode {
 pub struct StackTree {
     nodes: Vec<StackNode>,
     index: HashMap<(StackId, CcId), StackId>,
+    /// Remembered results of [`StackTree::push`] and [`StackTree::append`]:
+    /// both are functions of their arguments alone (stacks are interned and
+    /// never change), and a program calls them with the same few pairs
+    /// again and again (every entry of an auto-cc'd function is a `push`).
+    push_memo: Memo,
+    append_memo: Memo,
+}
+
+/// A direct-mapped cache `(a, b) → result`: one slot per hash of the pair,
+/// a newer pair replacing an older one. No allocation after creation.
+#[derive(Clone, Debug)]
+struct Memo {
+    slots: Vec<(u32, u32, StackId)>,
+}
+
+/// Slots of a [`Memo`] (a power of two).
+const MEMO_SLOTS: usize = 1 << 12;
+
+/// Marks an empty slot: no stack has this id (ids are below `nodes.len()`,
+/// which cannot reach it before memory runs out).
+const NO_STACK: u32 = u32::MAX;
+
+impl Memo {
+    fn new() -> Memo {
+        Memo {
+            slots: vec![(NO_STACK, 0, EMPTY); MEMO_SLOTS],
+        }
+    }
+
+    #[inline]
+    fn slot(a: u32, b: u32) -> usize {
+        let h = (a as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ (b as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        (h >> (64 - MEMO_SLOTS.trailing_zeros())) as usize
+    }
+
+    #[inline]
+    fn get(&self, a: u32, b: u32) -> Option<StackId> {
+        let (x, y, r) = self.slots[Memo::slot(a, b)];
+        (x == a && y == b).then_some(r)
+    }
+
+    #[inline]
+    fn put(&mut self, a: u32, b: u32, r: StackId) {
+        self.slots[Memo::slot(a, b)] = (a, b, r);
+    }
 }
 
 impl Default for StackTree {
@@ -40,6 +86,8 @@ impl StackTree {
                 depth: 0,
             }],
             index: HashMap::new(),
+            push_memo: Memo::new(),
+            append_memo: Memo::new(),
         }
     }
 
@@ -74,6 +122,15 @@ impl StackTree {
     /// `push(s, l)`: `s` if `l` is on top; cut back to `l` if it occurs
     /// deeper; otherwise `s > l`.
     pub fn push(&mut self, s: StackId, l: CcId) -> StackId {
+        if let Some(r) = self.push_memo.get(s, l) {
+            return r;
+        }
+        let r = self.push_uncached(s, l);
+        self.push_memo.put(s, l, r);
+        r
+    }
+
+    fn push_uncached(&mut self, s: StackId, l: CcId) -> StackId {
         let mut t = s;
         while t != EMPTY {
             let n = self.nodes[t as usize];
@@ -104,6 +161,15 @@ impl StackTree {
         if t == EMPTY || t == current {
             return current;
         }
+        if let Some(r) = self.append_memo.get(current, t) {
+            return r;
+        }
+        let r = self.append_uncached(current, t);
+        self.append_memo.put(current, t, r);
+        r
+    }
+
+    fn append_uncached(&mut self, current: StackId, t: StackId) -> StackId {
         let cur = self.elements(current);
         let add = self.elements(t);
         let shared = cur
@@ -160,5 +226,48 @@ mod tests {
         assert_eq!(t.append(ab, EMPTY), ab);
         // captured MAIN>2 is a prefix of current: nothing changes.
         assert_eq!(t.append(ab, a), ab);
+    }
+
+    /// The memo changes no result and no stack id: a long pseudo-random run
+    /// of pushes and appends (far more pairs than memo slots, so slots are
+    /// overwritten) gives the same answers, and builds the same nodes in the
+    /// same order, as the same run computed without it.
+    #[test]
+    fn memo_changes_nothing() {
+        let (mut memo, mut plain) = (StackTree::new(), StackTree::new());
+        let root = memo.child(EMPTY, 1);
+        assert_eq!(plain.child(EMPTY, 1), root);
+        let mut seen = vec![root];
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        for _ in 0..40_000 {
+            let s = seen[next(seen.len())];
+            let r = if next(3) == 0 {
+                let t = seen[next(seen.len())];
+                let r = memo.append(s, t);
+                let want = if t == EMPTY || t == s {
+                    s
+                } else {
+                    plain.append_uncached(s, t)
+                };
+                assert_eq!(r, want, "append({s}, {t})");
+                r
+            } else {
+                let l = 1 + next(12) as CcId;
+                let r = memo.push(s, l);
+                assert_eq!(r, plain.push_uncached(s, l), "push({s}, {l})");
+                r
+            };
+            assert_eq!(memo.len(), plain.len());
+            if seen.len() < 20_000 {
+                seen.push(r);
+            }
+        }
+        assert!(memo.len() > MEMO_SLOTS / 4, "too few stacks to test eviction");
     }
 }
