@@ -259,3 +259,102 @@ fn caf_built_function_across_modules_is_a_known_disagreement() {
         tree_text(&r)
     );
 }
+
+/// Paths of `name (Module)` nodes: a GHC `.tree` with modules kept.
+fn ghc_tree_with_modules(text: &str) -> Tree {
+    let mut tree = Tree::new();
+    let mut stack: Vec<String> = Vec::new();
+    let mut skip_below: Option<usize> = None;
+    for line in text.lines() {
+        let depth = line.len() - line.trim_start().len();
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let (name, module, entries) = (fields[0], fields[1], fields[2].parse::<u64>().unwrap());
+        if let Some(d) = skip_below {
+            if depth > d {
+                continue;
+            }
+            skip_below = None;
+        }
+        // GHC's IO action node directly under MAIN, as in `ghc_tree`.
+        if depth == 1 && name == "main" && entries == 0 {
+            skip_below = Some(depth);
+            continue;
+        }
+        stack.truncate(depth);
+        stack.push(format!("{name} ({module})"));
+        tree.insert(stack.join(" > "), entries);
+    }
+    tree
+}
+
+fn stg_tree_with_modules(r: &RunResult) -> Tree {
+    let p = &r.profile;
+    let mut tree = Tree::new();
+    let mut work = vec![(0u32, String::new())];
+    while let Some((i, prefix)) = work.pop() {
+        let e = &p.entries[i as usize];
+        let cc = &p.cost_centres[e.cost_centre as usize - 1];
+        let node = format!("{} ({})", cc.name, p.modules[cc.module as usize - 1]);
+        let path = if prefix.is_empty() {
+            node
+        } else {
+            format!("{prefix} > {node}")
+        };
+        tree.insert(path.clone(), e.counters.strict_calls);
+        for &c in &e.children {
+            work.push((c, path.clone()));
+        }
+    }
+    tree
+}
+
+/// tests/ghc/two_modules: modules `Lib` and `Main` (the STG files are named
+/// so, so module names match GHC's), each with its CAF; Main calls Lib's
+/// functions and reads Lib's CAF `table`. The trees, modules included, are
+/// GHC's, with `-fprof-auto` and with `-fprof-auto-top`.
+#[test]
+fn two_modules_match_ghc() {
+    use stg_run::machine;
+    use stg_run::stg::auto_cc;
+    use stg_run::stg::load::load;
+    use stg_run::stg::source::SourceMap;
+    let dir = "tests/ghc/two_modules";
+    for (auto, tree_file) in [(AutoCc::All, "Main.tree"), (AutoCc::Top, "Main.top.tree")] {
+        let files: Vec<(String, String)> = ["Lib.stg", "Main.stg"]
+            .iter()
+            .map(|f| {
+                let path = format!("{dir}/{f}");
+                (path.clone(), std::fs::read_to_string(&path).unwrap())
+            })
+            .collect();
+        let mut sources = SourceMap::new();
+        let mut loaded = load(&mut sources, &files, true).expect("two_modules loads");
+        auto_cc::apply(&mut loaded.program, auto);
+        let (mut out, mut trace) = (Vec::new(), Vec::new());
+        let r = machine::run(&loaded.program, &sources, &stacks(), &mut out, &mut trace);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            std::fs::read_to_string(format!("{dir}/Main.stdout")).unwrap()
+        );
+        // The reference engine gives the same profile (the differential
+        // tests take single-file programs only).
+        let reference = machine::RunOptions {
+            engine: machine::Engine::Reference,
+            ..stacks()
+        };
+        let (mut out2, mut trace2) = (Vec::new(), Vec::new());
+        let r2 = machine::run(
+            &loaded.program,
+            &sources,
+            &reference,
+            &mut out2,
+            &mut trace2,
+        );
+        assert_eq!(r2.profile, r.profile, "the engines' profiles differ");
+        let ours = stg_tree_with_modules(&r);
+        let ghc =
+            ghc_tree_with_modules(&std::fs::read_to_string(format!("{dir}/{tree_file}")).unwrap());
+        assert!(ghc.contains_key("MAIN (MAIN) > CAF (Lib) > table (Lib) > square (Lib)"));
+        assert_eq!(ours, ghc, "{tree_file}\n{}", tree_text(&r));
+    }
+}

@@ -268,6 +268,9 @@ mod tests {
                 seen.push(r);
             }
         }
-        assert!(memo.len() > MEMO_SLOTS / 4, "too few stacks to test eviction");
+        assert!(
+            memo.len() > MEMO_SLOTS / 4,
+            "too few stacks to test eviction"
+        );
     }
 }

@@ -20,6 +20,8 @@
 # any directory; writes only into tests/ghc/. Usage:
 #   tests/ghc/regenerate.sh            all twins
 #   tests/ghc/regenerate.sh nfib tak   only these
+#   tests/ghc/regenerate.sh two_modules  a twin of several modules (a
+#                                        directory with Main.hs and Main.stdout)
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,12 +32,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
 if [ $# -gt 0 ]; then names="$*"; else
-  names=$(cd "$here" && ls *.hs | sed 's/\.hs$//')
+  names=$(cd "$here" && { ls *.hs | sed 's/\.hs$//'; ls */Main.stdout 2>/dev/null | sed 's|/Main.stdout$||'; })
 fi
 
 tree() {
-  # $1: a .prof file. Print the tree section as "<indent>name module entries".
-  awk '
+  # $1: a .prof file; $2: the user's modules (default "Main"). Print the
+  # tree section as "<indent>name module entries".
+  awk -v mods="${2:-Main}" '
+    BEGIN { n = split(mods, m, " "); for (i = 1; i <= n; i++) user[m[i]] = 1 }
     /^COST CENTRE +MODULE +SRC +no\./ { intree = 1; next }
     intree && NF >= 10 {
       match($0, /^ */); indent = substr($0, 1, RLENGTH)
@@ -44,7 +48,7 @@ tree() {
       skip = 0
       # Top-level nodes of the RTS and of library modules (CAF GHC.IO...,
       # SYSTEM, GC, ...) and everything below them.
-      if (depth == 1 && $2 != "Main") { skip = 1; skipdepth = depth; next }
+      if (depth == 1 && !($2 in user)) { skip = 1; skipdepth = depth; next }
       print indent $1 " " $2 " " $(NF-6)
     }' "$1"
 }
@@ -73,6 +77,29 @@ if [ $# -eq 0 ]; then
 fi
 
 for name in $names; do
+  # A twin of several modules: a directory with Main.hs, the other modules'
+  # .hs files, and Main.stdout; its trees keep every one of its modules.
+  if [ -f "$here/$name/Main.hs" ] && [ -f "$here/$name/Main.stdout" ]; then
+    mods=$(cd "$here/$name" && ls *.hs | sed 's/\.hs$//' | tr '\n' ' ')
+    for mode in auto top; do
+      dir="$tmp/$name.$mode"
+      mkdir -p "$dir"
+      cp "$here/$name"/*.hs "$dir/"
+      if [ $mode = auto ]; then flag=-fprof-auto; out=Main; else flag=-fprof-auto-top; out=Main.top; fi
+      (cd "$dir" && ghc -prof $flag -rtsopts -o Main Main.hs >ghc.log 2>&1) || {
+        echo "regenerate.sh: ghc failed on $name:" >&2; cat "$dir/ghc.log" >&2; status=1; continue; }
+      (cd "$dir" && ./Main +RTS -pa -RTS >stdout 2>stderr) || true
+      if ! cmp -s "$dir/stdout" "$here/$name/Main.stdout"; then
+        echo "regenerate.sh: $name printed something else than Main.stdout:" >&2
+        diff "$dir/stdout" "$here/$name/Main.stdout" >&2 || true
+        status=1; continue
+      fi
+      cp "$dir/Main.prof" "$here/$name/$out.prof"
+      tree "$dir/Main.prof" "$mods" >"$here/$name/$out.tree"
+      echo "$name ($flag): ok"
+    done
+    continue
+  fi
   src="$here/$name.hs"
   [ -f "$src" ] || { echo "regenerate.sh: no $src" >&2; status=1; continue; }
   expected="$root/programs/$name.stdout"
