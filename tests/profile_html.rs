@@ -204,7 +204,16 @@ fn the_page_shows_what_the_report_says() {
         let report = report_rows(&stg_prof(&["report"], &file));
         let (parent, inh) = (parents(&profile), inherited(&profile));
         let total = inh[0];
-        let open = |i: usize| i == 0 || 100 * inh[i].0 >= total.0 || 100 * inh[i].1 >= total.1;
+        let depth = |mut i: usize| {
+            let mut d = 0;
+            while let Some(p) = parent[i] {
+                (d, i) = (d + 1, p);
+            }
+            d
+        };
+        let open = |i: usize| {
+            i == 0 || ((100 * inh[i].0 >= total.0 || 100 * inh[i].1 >= total.1) && depth(i) < 50)
+        };
         let shown = |mut i: usize| {
             while let Some(p) = parent[i] {
                 if !open(p) {
@@ -292,6 +301,21 @@ fn heap_chart_is_shown_under_the_tree() {
     let heap = dom.split("<div id=\"heap\">").nth(1).expect("the chart");
     assert!(heap.contains("<polygon"), "{heap}");
     assert!(!tree_rows(&dom).is_empty());
+}
+
+/// A recursion 200 deep, each level holding all the time: the first view
+/// opens it down to depth 50 only (51 rows), so a deep tree does not draw
+/// thousands of rows at once.
+#[test]
+fn a_deep_tree_opens_to_depth_fifty() {
+    let Some(browser) = chromium() else {
+        return;
+    };
+    let dir = scratch("deep");
+    let page = dir.join("deep.html");
+    std::fs::write(&page, html(&profile_fixture::chain(200), "deep", None)).unwrap();
+    let rows = tree_rows(&dump_dom(browser, &dir, &page, ""));
+    assert_eq!(rows.len(), 51);
 }
 
 #[test]

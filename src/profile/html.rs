@@ -11,7 +11,7 @@
 //!   button for the rest), where a click on a name finds it in the tree;
 //! - the call tree, folded: entries open and close with a click (or Enter);
 //!   at first every entry with at least 1% of the inherited time or
-//!   allocation is open. Columns as `stg-prof report --all-columns`, plus a
+//!   allocation is open, down to depth 50. Columns as `stg-prof report --all-columns`, plus a
 //!   bar of inherited time.
 //! - with `--heap FILE.hp`, the heap profile's chart (the SVG of
 //!   `stg-prof heap`) under the tree;
@@ -237,8 +237,12 @@ const ccName = c => c >= 0 && c < D.ccs.length ? D.ccs[c][0] : "?";
 const ccModule = c => c >= 0 && c < D.ccs.length ? D.ccs[c][1] : "?";
 const pct = (x, t) => t === 0 ? "0.0" : (100 * x / t).toFixed(1);
 const open = new Uint8Array(E.length);
+// First view: open what holds at least 1% of the time or allocation, down
+// to depth OPEN_DEPTH (a recursion thousands deep stays folded there).
+const OPEN_DEPTH = 50;
 for (let i = 0; i < E.length; i++) {
-  open[i] = (i === 0 || 100 * E[i][ITICKS] >= total[0] || 100 * E[i][IWORDS] >= total[1]) ? 1 : 0;
+  const big = 100 * E[i][ITICKS] >= total[0] || 100 * E[i][IWORDS] >= total[1];
+  open[i] = (i === 0 || (big && E[i][DEPTH] < OPEN_DEPTH)) ? 1 : 0;
 }
 const findBox = document.getElementById("find");
 const sortBox = document.getElementById("sort");
