@@ -4,6 +4,7 @@
 # For every tests/ghc/X.hs: compile it twice in a temporary directory,
 #   ghc -prof -fprof-auto     -rtsopts X.hs   ->  X.prof,     X.tree
 #   ghc -prof -fprof-auto-top -rtsopts X.hs   ->  X.top.prof, X.top.tree
+#   ghc -prof -fno-prof-auto -rtsopts X.hs    ->  X.none.prof, X.none.tree
 # run each with +RTS -pa, check that it printed exactly the expected output
 # (programs/X.stdout, or tests/ghc/X.stdout for the twins of files kept
 # here), and copy the profile back. X.tree is the cost-centre tree of the
@@ -16,6 +17,7 @@
 # Programs without a twin may have an output check in output-checks/X.hs,
 # whose output (without profiling) must equal programs/X.stdout.
 #
+# MODES="none" (say) rebuilds only those profiles.
 # Needs ghc and ghc-prof (Debian: apt-get install ghc ghc-prof). Works from
 # any directory; writes only into tests/ghc/. Usage:
 #   tests/ghc/regenerate.sh            all twins
@@ -23,6 +25,9 @@
 #   tests/ghc/regenerate.sh two_modules  a twin of several modules (a
 #                                        directory with Main.hs and Main.stdout)
 set -eu
+# Which profiles to rebuild: auto (-fprof-auto), top (-fprof-auto-top),
+# none (-prof alone: only hand-written SCCs and CAFs).
+MODES=${MODES:-auto top none}
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -81,11 +86,15 @@ for name in $names; do
   # .hs files, and Main.stdout; its trees keep every one of its modules.
   if [ -f "$here/$name/Main.hs" ] && [ -f "$here/$name/Main.stdout" ]; then
     mods=$(cd "$here/$name" && ls *.hs | sed 's/\.hs$//' | tr '\n' ' ')
-    for mode in auto top; do
+    for mode in $MODES; do
       dir="$tmp/$name.$mode"
       mkdir -p "$dir"
       cp "$here/$name"/*.hs "$dir/"
-      if [ $mode = auto ]; then flag=-fprof-auto; out=Main; else flag=-fprof-auto-top; out=Main.top; fi
+      case $mode in
+        auto) flag=-fprof-auto; out=Main ;;
+        top) flag=-fprof-auto-top; out=Main.top ;;
+        *) flag=-fno-prof-auto; out=Main.none ;;
+      esac
       (cd "$dir" && ghc -prof $flag -rtsopts -o Main Main.hs >ghc.log 2>&1) || {
         echo "regenerate.sh: ghc failed on $name:" >&2; cat "$dir/ghc.log" >&2; status=1; continue; }
       (cd "$dir" && ./Main +RTS -pa -RTS >stdout 2>stderr) || true
@@ -105,11 +114,15 @@ for name in $names; do
   expected="$root/programs/$name.stdout"
   [ -f "$expected" ] || expected="$here/$name.stdout"
   [ -f "$expected" ] || { echo "regenerate.sh: no expected output for $name" >&2; status=1; continue; }
-  for mode in auto top; do
+  for mode in $MODES; do
     dir="$tmp/$name.$mode"
     mkdir -p "$dir"
     cp "$src" "$dir/$name.hs"
-    if [ $mode = auto ]; then flag=-fprof-auto; out=$name; else flag=-fprof-auto-top; out=$name.top; fi
+    case $mode in
+      auto) flag=-fprof-auto; out=$name ;;
+      top) flag=-fprof-auto-top; out=$name.top ;;
+      *) flag=-fno-prof-auto; out=$name.none ;;
+    esac
     (cd "$dir" && ghc -prof $flag -rtsopts -o "$name" "$name.hs" >ghc.log 2>&1) || {
       echo "regenerate.sh: ghc failed on $name.hs:" >&2; cat "$dir/ghc.log" >&2; status=1; continue; }
     # A twin of a program that fails at run time exits non-zero on purpose.
