@@ -1,5 +1,6 @@
 //! The fast engine means exactly what the reference engine means: for every
-//! program in programs/ and tests/ghc/ (the twins kept there), in flat and stacks
+//! program in programs/ and tests/ghc/ (the twins kept there, and the
+//! programs of several modules in its subdirectories), in flat and stacks
 //! mode, with --auto-cc none and all, with and without gc_stress, and cut
 //! short by --max-steps and --max-stack, both engines give the same output,
 //! the same error message, the same step count and byte-identical
@@ -14,7 +15,11 @@ use stg_run::machine::RunOptions;
 use stg_run::machine::heap_profile::HeapProfileBy;
 use stg_run::stg::auto_cc::AutoCc;
 
-fn program_files(dir: &str) -> Vec<(String, String)> {
+/// A program: its files, `(path, text)` in load order.
+type Program = Vec<(String, String)>;
+
+/// The `.stg` files of `dir` (not the Prelude), sorted by path.
+fn stg_files(dir: &std::path::Path) -> Vec<(String, String)> {
     let mut v = Vec::new();
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
@@ -31,19 +36,51 @@ fn program_files(dir: &str) -> Vec<(String, String)> {
     v
 }
 
-fn all_programs() -> Vec<(String, String)> {
-    let mut v = program_files("programs");
-    v.extend(program_files("tests/ghc"));
+/// Every `.stg` file of `dir` as a program, and every subdirectory holding
+/// `.stg` files as one program of several modules (loaded in path order:
+/// tests/ghc/two_modules's Lib before Main, caf_function's A before B).
+fn programs_in(dir: &str) -> Vec<Program> {
+    let mut v: Vec<Program> = stg_files(dir.as_ref())
+        .into_iter()
+        .map(|f| vec![f])
+        .collect();
+    let mut dirs: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    for d in dirs {
+        let files = stg_files(&d);
+        if !files.is_empty() {
+            v.push(files);
+        }
+    }
+    v
+}
+
+fn all_programs() -> Vec<Program> {
+    let mut v = programs_in("programs");
+    v.extend(programs_in("tests/ghc"));
+    assert!(
+        v.iter().any(|p| p.len() > 1),
+        "no program of several modules"
+    );
     v
 }
 
 /// Compare both engines on every program with the given mode and auto-cc:
 /// a full run, a gc_stress run (programs up to `stress_steps` steps), runs
 /// cut by --max-steps at a few points and one by a small --max-stack.
-fn check(programs: &[(String, String)], stacks: bool, auto: AutoCc, stress_steps: u64) {
+fn check(programs: &[Program], stacks: bool, auto: AutoCc, stress_steps: u64) {
     let mut failures = Vec::new();
-    for (path, text) in programs {
-        let l = load_text(path, text, true, auto).unwrap_or_else(|e| panic!("{path}: {e}"));
+    for files in programs {
+        let path = files
+            .iter()
+            .map(|f| f.0.as_str())
+            .collect::<Vec<_>>()
+            .join(" + ");
+        let l = load_files(files, true, auto).unwrap_or_else(|e| panic!("{path}: {e}"));
         let what = format!("{path} stacks={stacks} auto={auto:?}");
         let base = mode_options(stacks, false);
         let full = match compare(&l, &base) {
@@ -118,8 +155,9 @@ fn stacks_auto_all() {
 
 #[test]
 fn profiling_off_changes_nothing_but_the_profile() {
-    for (path, text) in all_programs() {
-        let l = load_text(&path, &text, true, AutoCc::All).unwrap();
+    for files in all_programs() {
+        let path = &files[0].0;
+        let l = load_files(&files, true, AutoCc::All).unwrap();
         let fast = stg_run::machine::Engine::Fast;
         let on = run_engine(&l, fast, &mode_options(false, false));
         let off = run_engine(
@@ -149,8 +187,9 @@ fn cycles_clock_changes_only_ticks() {
         }
         p
     };
-    for (path, text) in all_programs().into_iter().take(6) {
-        let l = load_text(&path, &text, true, AutoCc::All).unwrap();
+    for files in all_programs().into_iter().take(6) {
+        let path = &files[0].0;
+        let l = load_files(&files, true, AutoCc::All).unwrap();
         for stacks in [false, true] {
             let run = |clock: Clock, reproducible: bool| {
                 let o = RunOptions {

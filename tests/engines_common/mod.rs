@@ -16,13 +16,17 @@ pub struct Loaded {
 }
 
 pub fn load_text(name: &str, text: &str, prelude: bool, auto: AutoCc) -> Result<Loaded, String> {
+    load_files(&[(name.to_string(), text.to_string())], prelude, auto)
+}
+
+/// A program of several modules: `(path, text)` per file, in load order.
+pub fn load_files(
+    files: &[(String, String)],
+    prelude: bool,
+    auto: AutoCc,
+) -> Result<Loaded, String> {
     let mut sources = SourceMap::new();
-    let mut loaded = load(
-        &mut sources,
-        &[(name.to_string(), text.to_string())],
-        prelude,
-    )
-    .map_err(|d| {
+    let mut loaded = load(&mut sources, files, prelude).map_err(|d| {
         d.iter()
             .map(|d| d.message.clone())
             .collect::<Vec<_>>()
