@@ -12,7 +12,8 @@
 //!   and does not end the page's data early.
 //!
 //! Without `chromium` on the `PATH` the browser tests are skipped with a
-//! message, unless `CI` is set (`.ci/run` installs it), where they fail.
+//! message, unless `STG_RUN_REQUIRE_CLIENTS` is set (`.ci/run` sets it and
+//! installs chromium), where they fail.
 
 mod profile_fixture;
 
@@ -39,7 +40,7 @@ fn chromium() -> Option<&'static str> {
         return Some("chromium");
     }
     assert!(
-        std::env::var_os("CI").is_none(),
+        std::env::var_os("STG_RUN_REQUIRE_CLIENTS").is_none(),
         "chromium is missing; .ci/run installs it"
     );
     eprintln!("skipped: chromium not found (apt-get install chromium)");
