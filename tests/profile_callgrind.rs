@@ -189,6 +189,20 @@ fn stg_prof(args: &[&str], file: &Path) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// Names come from any `.pgcl` file; one holding a line break must not
+/// break the line-based format.
+#[test]
+fn names_stay_on_one_line() {
+    let mut p = profile_fixture::fib();
+    p.cost_centres[4].name = "main\nf\r\tx".into();
+    p.modules[2] = "Ma\nin".into();
+    let text = callgrind(&p, "a\nb");
+    assert!(text.contains("fn=(5) Ma in.main f  x\n"), "{text}");
+    assert!(text.contains("cmd: a b\n"));
+    let parsed = parse(&text);
+    assert_eq!(parsed.summary, totals(&p));
+}
+
 #[test]
 fn a_bad_file_is_an_error_naming_it() {
     let dir = scratch("bad");

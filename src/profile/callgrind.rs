@@ -71,6 +71,15 @@ fn cost_line(out: &mut String, s: &Sums) {
     out.push('\n');
 }
 
+/// `s` with line breaks and other control characters as spaces: the format
+/// is line-based, and a name (from any `.pgcl` file) runs to the end of its
+/// line.
+fn one_line(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
 /// The callgrind file for `profile`; `program` names the run (`cmd:`).
 pub fn callgrind(profile: &Profile, program: &str) -> String {
     let tree = Tree::new(profile);
@@ -93,7 +102,7 @@ pub fn callgrind(profile: &Profile, program: &str) -> String {
     };
     let name_of = |c: usize| -> String {
         match profile.cost_centres.get(c) {
-            Some(cc) => format!("{}.{}", module_of(c), cc.name),
+            Some(cc) => one_line(&format!("{}.{}", module_of(c), cc.name)),
             None => "?".to_string(),
         }
     };
@@ -129,7 +138,7 @@ pub fn callgrind(profile: &Profile, program: &str) -> String {
     } else {
         program
     };
-    let _ = writeln!(out, "cmd: {program}");
+    let _ = writeln!(out, "cmd: {}", one_line(program));
     if profile.frequency > 0 {
         let _ = writeln!(out, "desc: Clock: {} ticks per second", profile.frequency);
     } else {
@@ -159,7 +168,7 @@ pub fn callgrind(profile: &Profile, program: &str) -> String {
             None => {
                 let id = file_ids.len() + 1;
                 file_ids.push((file.to_string(), id));
-                let _ = writeln!(out, "{key}=({id}) {file}");
+                let _ = writeln!(out, "{key}=({id}) {}", one_line(file));
             }
         };
     let mut fn_named = vec![false; ncc + 1];
