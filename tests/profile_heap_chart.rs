@@ -21,6 +21,8 @@ use stg_run::profile::heap_chart::{read_hp, svg};
 #[test]
 fn bad_files_say_which_line_and_what_is_wrong() {
     let cases = [
+        ("", "no heap-profile lines"),
+        ("\n\n", "no heap-profile lines"),
         ("JOB foo\n", "line 1: JOB wants a string in double quotes"),
         (
             "BEGIN_SAMPLE x\n",
@@ -255,6 +257,18 @@ fn real_and_ghc_style_files_draw() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("bad.hp: line 2"), "{err}");
+
+    // A binary file (a .pgcl given by mistake) says what goes where.
+    let binary = dir.join("run.pgcl");
+    std::fs::write(&binary, b"prof\x02\xff\xfe").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_stg-prof"))
+        .arg("heap")
+        .arg(&binary)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("run.pgcl: not a heap profile"), "{err}");
 }
 
 mod no_panics {

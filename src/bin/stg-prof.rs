@@ -128,8 +128,15 @@ fn load(file: &PathBuf) -> Result<stg_run::profile::Profile, String> {
 
 /// The chart of the heap profile `file`, as SVG.
 fn heap_svg(file: &std::path::Path) -> Result<String, String> {
-    let text = std::fs::read_to_string(file)
+    let bytes = std::fs::read(file)
         .map_err(|e| format!("stg-prof: {}: cannot read the file: {e}", file.display()))?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        format!(
+            "stg-prof: {}: not a heap profile: a .hp file is text (stg-run --heap-profile \
+             writes one); a .pgcl profile goes to `stg-prof report` or `html`",
+            file.display()
+        )
+    })?;
     let hp =
         heap_chart::read_hp(&text).map_err(|e| format!("stg-prof: {}: {e}", file.display()))?;
     Ok(heap_chart::svg(&hp))

@@ -74,6 +74,7 @@ pub fn read_hp(text: &str) -> Result<HeapFile, String> {
             ))
         }
     };
+    let mut saw_header = false;
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let l = raw.trim_end();
@@ -81,6 +82,10 @@ pub fn read_hp(text: &str) -> Result<HeapFile, String> {
             continue;
         }
         let (key, rest) = l.split_once(char::is_whitespace).unwrap_or((l, ""));
+        saw_header |= matches!(
+            key,
+            "JOB" | "DATE" | "SAMPLE_UNIT" | "VALUE_UNIT" | "MARK" | "BEGIN_SAMPLE"
+        );
         match key {
             "JOB" => hp.job = quoted(rest, line, key)?,
             "DATE" => hp.date = quoted(rest, line, key)?,
@@ -140,6 +145,12 @@ pub fn read_hp(text: &str) -> Result<HeapFile, String> {
                 bands.push((body[..cut].trim_end().to_string(), value));
             }
         }
+    }
+    if !saw_header {
+        return Err(
+            "no heap-profile lines (JOB, SAMPLE_UNIT, BEGIN_SAMPLE ...): is this a .hp file?"
+                .to_string(),
+        );
     }
     if let Some((_, at)) = open {
         return Err(format!(
