@@ -261,7 +261,7 @@ fn heap_profile_census() {
         "the leak's thunks are live at the peak: {hp:?}"
     );
     let text_hp = hp.to_hp("foldl_leak", "");
-    assert!(text_hp.starts_with("JOB \"foldl_leak\"\nDATE \"\"\nSAMPLE_UNIT \"steps\"\nVALUE_UNIT \"bytes\"\nBEGIN_SAMPLE 0\n"), "{text_hp}");
+    assert!(text_hp.starts_with("JOB \"foldl_leak\"\nDATE \"\"\nSAMPLE_UNIT \"steps\"\nVALUE_UNIT \"bytes\"\nBEGIN_SAMPLE 0.0\n"), "{text_hp}");
     let d = run(HeapProfileBy::Descr).result.heap_profile.unwrap();
     // foldl's accumulator thunks apply a local (`k {z, y}`): UNKNOWN, as in
     // section 5.1; the boxed elements are I#. Static closures are not counted.

@@ -12,6 +12,10 @@
 //!   spaces) draw without error; headless Chromium parses the SVG (no
 //!   `parsererror`). Without `chromium` that part is skipped with a message,
 //!   unless `STG_RUN_REQUIRE_CLIENTS` is set.
+//! - GHC's `hp2ps` reads every heap profile `stg-run --heap-profile` writes
+//!   (by cost centre, flat and stacks, by kind, by description); skipped
+//!   without `hp2ps` in the same way (`.ci/run` installs Debian's `ghc`,
+//!   which has it).
 
 use std::path::Path;
 use std::process::Command;
@@ -340,5 +344,81 @@ mod no_panics {
             out.push(c);
         }
         out
+    }
+}
+
+/// hp2ps (GHC's) turns each of stg-run's heap profiles into PostScript
+/// without complaint. (It refused `BEGIN_SAMPLE 0`: the time must be a
+/// floating-point number.)
+#[test]
+fn hp2ps_reads_what_stg_run_writes() {
+    let found = Command::new("hp2ps")
+        .arg("-?")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&[o.stdout, o.stderr].concat()).contains("hp2ps"));
+    if !found {
+        assert!(
+            std::env::var_os("STG_RUN_REQUIRE_CLIENTS").is_none(),
+            "hp2ps is missing; .ci/run installs ghc"
+        );
+        eprintln!("skipped: hp2ps not found (apt-get install ghc)");
+        return;
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("profile_heap_chart_hp2ps");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("programs/foldl_leak.stg");
+    for (name, args) in [
+        ("cc", &["--heap-profile=cc"][..]),
+        (
+            "stacks",
+            &[
+                "--heap-profile=cc",
+                "--cost-centres=stacks",
+                "--auto-cc=all",
+            ][..],
+        ),
+        ("kind", &["--heap-profile=kind"][..]),
+        ("descr", &["--heap-profile=descr"][..]),
+    ] {
+        let run_dir = dir.join(name);
+        std::fs::create_dir_all(&run_dir).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_stg-run"))
+            .arg(&src)
+            .args(args)
+            .arg("--heap-interval=2000")
+            .current_dir(&run_dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let hp = std::fs::read_to_string(run_dir.join("foldl_leak.hp")).unwrap();
+        let out = Command::new("hp2ps")
+            .args(["-c", "foldl_leak.hp"])
+            .current_dir(&run_dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success() && out.stderr.is_empty(),
+            "{name}: hp2ps: {}\n{hp}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let ps = std::fs::read(run_dir.join("foldl_leak.ps")).unwrap();
+        assert!(ps.starts_with(b"%!PS"), "{name}: not PostScript");
+        // Every band of the last sample but one appears in the chart's key
+        // (hp2ps shortens long names, so look for a prefix).
+        let band = hp
+            .lines()
+            .find(|l| l.contains('\t'))
+            .and_then(|l| l.split('\t').next())
+            .unwrap();
+        let prefix = &band[..band.len().min(12)];
+        assert!(
+            String::from_utf8_lossy(&ps).contains(prefix),
+            "{name}: {prefix} not in the chart"
+        );
     }
 }

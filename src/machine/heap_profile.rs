@@ -41,12 +41,15 @@ impl HeapProfile {
             job.replace('"', "'"),
             date.replace('"', "'")
         );
+        // Sample times are written with a decimal point, as GHC writes
+        // them: hp2ps reads a floating-point number after BEGIN_SAMPLE and
+        // refuses `BEGIN_SAMPLE 0`.
         for sample in &self.samples {
-            s.push_str(&format!("BEGIN_SAMPLE {}\n", sample.step));
+            s.push_str(&format!("BEGIN_SAMPLE {}.0\n", sample.step));
             for (g, bytes) in &sample.groups {
                 s.push_str(&format!("{}\t{}\n", g.replace(['\t', '\n'], " "), bytes));
             }
-            s.push_str(&format!("END_SAMPLE {}\n", sample.step));
+            s.push_str(&format!("END_SAMPLE {}.0\n", sample.step));
         }
         s
     }
