@@ -14,11 +14,13 @@
 //!   (`.ci/run` installs valgrind), where it fails.
 
 mod profile_fixture;
+mod report_clients;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use report_clients::{have, stg_prof, stg_prof_run};
 use stg_run::profile::{Profile, callgrind::callgrind, format};
 
 /// The fib fixture (tests/profile_fixture): functions are `Module.name`;
@@ -143,50 +145,14 @@ fn totals(p: &Profile) -> Vec<u128> {
     t
 }
 
-fn programs_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("programs")
-}
-
 fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("profile_callgrind")
-        .join(test);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    report_clients::scratch("profile_callgrind", test)
 }
 
-/// Runs `programs/<program>.stg` with `mode_args`; returns the profile's
-/// path. Programs that stop on an error still write their profile.
+/// The profile of `programs/<program>.stg` run with `mode_args` (programs
+/// that stop on an error still write theirs).
 fn profile_of(dir: &Path, program: &str, mode_args: &[&str]) -> PathBuf {
-    let file = dir.join(format!("{program}.pgcl"));
-    let out = Command::new(env!("CARGO_BIN_EXE_stg-run"))
-        .arg(programs_dir().join(format!("{program}.stg")))
-        .args(["--reproducible", "--profile-file"])
-        .arg(&file)
-        .args(mode_args)
-        .output()
-        .unwrap();
-    assert!(
-        file.exists(),
-        "{program}: no profile written; {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    file
-}
-
-fn stg_prof(args: &[&str], file: &Path) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_stg-prof"))
-        .args(args)
-        .arg(file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "stg-prof {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    report_clients::profile_of(dir, program, mode_args).0
 }
 
 /// Names come from any `.pgcl` file; one holding a line break must not
@@ -209,11 +175,7 @@ fn a_bad_file_is_an_error_naming_it() {
     let file = dir.join("bad.pgcl");
     std::fs::write(&file, b"prof\x02").unwrap();
     for f in [file, dir.join("missing.pgcl")] {
-        let out = Command::new(env!("CARGO_BIN_EXE_stg-prof"))
-            .arg("callgrind")
-            .arg(&f)
-            .output()
-            .unwrap();
+        let out = stg_prof_run(&["callgrind"], &f);
         assert_eq!(out.status.code(), Some(1));
         assert!(out.stdout.is_empty());
         let err = String::from_utf8_lossy(&out.stderr);
@@ -228,7 +190,7 @@ const MODES: [(&str, &[&str]); 2] = [
 
 #[test]
 fn every_program_reads_back_to_its_profile() {
-    let mut programs: Vec<String> = std::fs::read_dir(programs_dir())
+    let mut programs: Vec<String> = std::fs::read_dir(report_clients::program(""))
         .unwrap()
         .filter_map(|e| {
             let path = e.ok()?.path();
@@ -275,29 +237,6 @@ fn every_program_reads_back_to_its_profile() {
     }
 }
 
-/// `callgrind_annotate`, or `None` (and a message) where it is missing and
-/// CI does not require it.
-fn annotate_tool() -> Option<&'static str> {
-    // `callgrind_annotate --version` prints its version (to standard error
-    // in 3.19) and exits 255.
-    let found = Command::new("callgrind_annotate")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| {
-            let said = [o.stdout, o.stderr].concat();
-            String::from_utf8_lossy(&said).contains("callgrind_annotate")
-        });
-    if found {
-        return Some("callgrind_annotate");
-    }
-    assert!(
-        std::env::var_os("STG_RUN_REQUIRE_CLIENTS").is_none(),
-        "callgrind_annotate is missing; .ci/run installs valgrind"
-    );
-    eprintln!("skipped: callgrind_annotate not found (apt-get install valgrind)");
-    None
-}
-
 /// `callgrind_annotate`'s rows, `ticks bytes … file:function` by function
 /// (numbers with thousands separators, percentages in brackets), and the
 /// `PROGRAM TOTALS` row under that name.
@@ -339,9 +278,12 @@ fn annotate_rows(text: &str) -> BTreeMap<String, Vec<u128>> {
 
 #[test]
 fn callgrind_annotate_reads_what_the_report_says() {
-    let Some(tool) = annotate_tool() else {
+    // `callgrind_annotate --version` prints its version (to standard error
+    // in 3.19) and exits 255.
+    let tool = "callgrind_annotate";
+    if !have(tool, "--version", tool, "valgrind") {
         return;
-    };
+    }
     let dir = scratch("annotate");
     for (program, (mode, args)) in [
         ("nfib", MODES[1]),

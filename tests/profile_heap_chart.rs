@@ -17,9 +17,12 @@
 //!   without `hp2ps` in the same way (`.ci/run` installs Debian's `ghc`,
 //!   which has it).
 
+mod report_clients;
+
 use std::path::Path;
 use std::process::Command;
 
+use report_clients::{chromium, dump_dom, have, scratch, stg_prof, stg_prof_run, stg_run_in};
 use stg_run::profile::heap_chart::{read_hp, svg};
 
 #[test]
@@ -167,45 +170,15 @@ BEGIN_SAMPLE 0.024000
 END_SAMPLE 0.024000
 ";
 
+/// Headless Chromium parses `svg_text` as an SVG document (no
+/// `parsererror`) with bands in it.
 fn chromium_parses(dir: &Path, name: &str, svg_text: &str) {
-    let found = Command::new("chromium")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        assert!(
-            std::env::var_os("STG_RUN_REQUIRE_CLIENTS").is_none(),
-            "chromium is missing; .ci/run installs it"
-        );
-        eprintln!("skipped: chromium not found (apt-get install chromium)");
+    if !chromium() {
         return;
     }
     let file = dir.join(format!("{name}.svg"));
     std::fs::write(&file, svg_text).unwrap();
-    let out = Command::new("chromium")
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-        ])
-        .arg(format!(
-            "--user-data-dir={}",
-            dir.join("chromium").display()
-        ))
-        .arg("--dump-dom")
-        .arg(format!("file://{}", file.display()))
-        .output()
-        .unwrap();
-    let dom = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let dom = dump_dom(dir, &format!("file://{}", file.display()));
     assert!(!dom.contains("parsererror"), "{name}: {dom}");
     assert!(dom.contains("<polygon"), "{name}: {dom}");
 }
@@ -240,9 +213,7 @@ fn a_file_written_by_ghc_reads_and_draws() {
 
 #[test]
 fn real_and_ghc_style_files_draw() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("profile_heap_chart");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("profile_heap_chart", "draw");
 
     let hp = read_hp(GHC_STYLE).unwrap();
     assert_eq!(hp.samples.len(), 3);
@@ -252,55 +223,36 @@ fn real_and_ghc_style_files_draw() {
     chromium_parses(&dir, "ghc_style", &chart);
 
     // A real heap profile, through both binaries.
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("programs/foldl_leak.stg");
-    let out = Command::new(env!("CARGO_BIN_EXE_stg-run"))
-        .arg(&src)
-        .args(["--heap-profile=cc", "--heap-interval=2000"])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let src = report_clients::program("foldl_leak.stg");
+    stg_run_in(
+        &dir,
+        &[
+            src.to_str().unwrap(),
+            "--heap-profile=cc",
+            "--heap-interval=2000",
+        ],
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_stg-prof"))
-        .arg("heap")
-        .arg(dir.join("foldl_leak.hp"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let chart = String::from_utf8(out.stdout).unwrap();
+    let chart = stg_prof(&["heap"], &dir.join("foldl_leak.hp"));
     assert!(!polygons(&chart).is_empty());
     chromium_parses(&dir, "foldl_leak", &chart);
 
-    // A bad file: exit 1, the file and the line named.
-    let bad = dir.join("bad.hp");
-    std::fs::write(&bad, "BEGIN_SAMPLE 1\nx\n").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_stg-prof"))
-        .arg("heap")
-        .arg(&bad)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("bad.hp: line 2"), "{err}");
-
-    // A binary file (a .pgcl given by mistake) says what goes where.
-    let binary = dir.join("run.pgcl");
-    std::fs::write(&binary, b"prof\x02\xff\xfe").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_stg-prof"))
-        .arg("heap")
-        .arg(&binary)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("run.pgcl: not a heap profile"), "{err}");
+    // Bad files: exit 1, the file named and what is wrong: a bad line, and
+    // a binary file (a .pgcl given by mistake) told what goes where.
+    for (name, bytes, want) in [
+        ("bad.hp", &b"BEGIN_SAMPLE 1\nx\n"[..], "bad.hp: line 2"),
+        (
+            "run.pgcl",
+            &b"prof\x02\xff\xfe"[..],
+            "run.pgcl: not a heap profile",
+        ),
+    ] {
+        let file = dir.join(name);
+        std::fs::write(&file, bytes).unwrap();
+        let out = stg_prof_run(&["heap"], &file);
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{err}");
+    }
 }
 
 mod no_panics {
@@ -380,22 +332,11 @@ mod no_panics {
 /// floating-point number.)
 #[test]
 fn hp2ps_reads_what_stg_run_writes() {
-    let found = Command::new("hp2ps")
-        .arg("-?")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&[o.stdout, o.stderr].concat()).contains("hp2ps"));
-    if !found {
-        assert!(
-            std::env::var_os("STG_RUN_REQUIRE_CLIENTS").is_none(),
-            "hp2ps is missing; .ci/run installs ghc"
-        );
-        eprintln!("skipped: hp2ps not found (apt-get install ghc)");
+    if !have("hp2ps", "-?", "hp2ps", "ghc") {
         return;
     }
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("profile_heap_chart_hp2ps");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("programs/foldl_leak.stg");
+    let dir = scratch("profile_heap_chart", "hp2ps");
+    let src = report_clients::program("foldl_leak.stg");
     for (name, args) in [
         ("cc", &["--heap-profile=cc"][..]),
         (
@@ -411,18 +352,9 @@ fn hp2ps_reads_what_stg_run_writes() {
     ] {
         let run_dir = dir.join(name);
         std::fs::create_dir_all(&run_dir).unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_stg-run"))
-            .arg(&src)
-            .args(args)
-            .arg("--heap-interval=2000")
-            .current_dir(&run_dir)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let mut run_args = vec![src.to_str().unwrap(), "--heap-interval=2000"];
+        run_args.extend_from_slice(args);
+        stg_run_in(&run_dir, &run_args);
         let hp = std::fs::read_to_string(run_dir.join("foldl_leak.hp")).unwrap();
         let out = Command::new("hp2ps")
             .args(["-c", "foldl_leak.hp"])
@@ -436,8 +368,8 @@ fn hp2ps_reads_what_stg_run_writes() {
         );
         let ps = std::fs::read(run_dir.join("foldl_leak.ps")).unwrap();
         assert!(ps.starts_with(b"%!PS"), "{name}: not PostScript");
-        // Every band of the last sample but one appears in the chart's key
-        // (hp2ps shortens long names, so look for a prefix).
+        // The first band the file names appears in the chart's key (hp2ps
+        // shortens long names, so look for a prefix).
         let band = hp
             .lines()
             .find(|l| l.contains('\t'))

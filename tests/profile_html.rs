@@ -16,65 +16,17 @@
 //! installs chromium), where they fail.
 
 mod profile_fixture;
+mod report_clients;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+use report_clients::{chromium, dump_dom, stg_prof, stg_run_in};
 
 use stg_run::profile::{CostCentreDecl, Profile, format, html::html};
 
-fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("profile_html")
-        .join(test);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn chromium() -> Option<&'static str> {
-    let found = Command::new("chromium")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if found {
-        return Some("chromium");
-    }
-    assert!(
-        std::env::var_os("STG_RUN_REQUIRE_CLIENTS").is_none(),
-        "chromium is missing; .ci/run installs it"
-    );
-    eprintln!("skipped: chromium not found (apt-get install chromium)");
-    None
-}
-
 /// The DOM of `page` (with `fragment`) after its scripts ran.
-fn dump_dom(browser: &str, dir: &Path, page: &Path, fragment: &str) -> String {
-    let url = format!("file://{}{fragment}", page.display());
-    let out = Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-        ])
-        .arg(format!(
-            "--user-data-dir={}",
-            dir.join("chromium").display()
-        ))
-        .arg("--dump-dom")
-        .arg(&url)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+fn page_dom(dir: &Path, page: &Path, fragment: &str) -> String {
+    dump_dom(dir, &format!("file://{}{fragment}", page.display()))
 }
 
 /// The text of each cell of each row of the call tree: (entry, cells).
@@ -160,15 +112,10 @@ fn inherited(p: &Profile) -> Vec<(u64, u64)> {
     inh
 }
 
+/// The profile of `programs/<program>.stg` in stacks mode, `--auto-cc=all`.
 fn profile_of(dir: &Path, program: &str) -> PathBuf {
-    let file = dir.join(format!("{program}.pgcl"));
-    let out = Command::new(env!("CARGO_BIN_EXE_stg-run"))
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("programs/{program}.stg")))
-        .args(["--reproducible", "--cost-centres=stacks", "--auto-cc=all"])
-        .arg("--profile-file")
-        .arg(&file)
-        .output()
-        .unwrap();
+    let (file, out) =
+        report_clients::profile_of(dir, program, &["--cost-centres=stacks", "--auto-cc=all"]);
     assert!(
         out.status.success(),
         "{}",
@@ -177,26 +124,12 @@ fn profile_of(dir: &Path, program: &str) -> PathBuf {
     file
 }
 
-fn stg_prof(args: &[&str], file: &Path) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_stg-prof"))
-        .args(args)
-        .arg(file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
 #[test]
 fn the_page_shows_what_the_report_says() {
-    let Some(browser) = chromium() else {
+    if !chromium() {
         return;
-    };
-    let dir = scratch("report");
+    }
+    let dir = report_clients::scratch("profile_html", "report");
     for program in ["nfib", "queens", "scc_pair"] {
         let file = profile_of(&dir, program);
         let profile = format::read(&std::fs::read(&file).unwrap()).unwrap();
@@ -225,7 +158,7 @@ fn the_page_shows_what_the_report_says() {
             true
         };
 
-        let rows = tree_rows(&dump_dom(browser, &dir, &page, ""));
+        let rows = tree_rows(&page_dom(&dir, &page, ""));
         let want: Vec<usize> = (0..profile.entries.len()).filter(|&i| shown(i)).collect();
         let mut got: Vec<usize> = rows.iter().map(|r| r.0).collect();
         got.sort();
@@ -247,7 +180,7 @@ fn the_page_shows_what_the_report_says() {
         }
 
         // Find: the matches and their ancestors, every one open.
-        let dom = dump_dom(browser, &dir, &page, "#find=.n");
+        let dom = page_dom(&dir, &page, "#find=.n");
         let rows = tree_rows(&dom);
         let name = |i: usize| -> &str {
             &profile.cost_centres[profile.entries[i].cost_centre as usize - 1].name
@@ -274,17 +207,16 @@ fn the_page_shows_what_the_report_says() {
 
 #[test]
 fn heap_chart_is_shown_under_the_tree() {
-    let dir = scratch("heap");
-    let out = Command::new(env!("CARGO_BIN_EXE_stg-run"))
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("programs/foldl_leak.stg"))
-        .args(["--profile", "--heap-profile=descr", "--heap-interval=2000"])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let dir = report_clients::scratch("profile_html", "heap");
+    let src = report_clients::program("foldl_leak.stg");
+    stg_run_in(
+        &dir,
+        &[
+            src.to_str().unwrap(),
+            "--profile",
+            "--heap-profile=descr",
+            "--heap-interval=2000",
+        ],
     );
     let pgcl = dir.join("foldl_leak.pgcl");
     let hp = dir.join("foldl_leak.hp");
@@ -293,12 +225,12 @@ fn heap_chart_is_shown_under_the_tree() {
     assert!(with.contains(&format!("<div id=\"heap\">\n{chart}</div>")));
     assert!(!stg_prof(&["html"], &pgcl).contains("id=\"heap\""));
 
-    let Some(browser) = chromium() else {
+    if !chromium() {
         return;
-    };
+    }
     let page = dir.join("with_heap.html");
     std::fs::write(&page, &with).unwrap();
-    let dom = dump_dom(browser, &dir, &page, "");
+    let dom = page_dom(&dir, &page, "");
     let heap = dom.split("<div id=\"heap\">").nth(1).expect("the chart");
     assert!(heap.contains("<polygon"), "{heap}");
     assert!(!tree_rows(&dom).is_empty());
@@ -309,13 +241,13 @@ fn heap_chart_is_shown_under_the_tree() {
 /// thousands of rows at once.
 #[test]
 fn a_deep_tree_opens_to_depth_fifty() {
-    let Some(browser) = chromium() else {
+    if !chromium() {
         return;
-    };
-    let dir = scratch("deep");
+    }
+    let dir = report_clients::scratch("profile_html", "deep");
     let page = dir.join("deep.html");
     std::fs::write(&page, html(&profile_fixture::chain(200), "deep", None)).unwrap();
-    let rows = tree_rows(&dump_dom(browser, &dir, &page, ""));
+    let rows = tree_rows(&page_dom(&dir, &page, ""));
     assert_eq!(rows.len(), 51);
 }
 
@@ -331,13 +263,13 @@ fn names_are_text_not_markup() {
     assert_eq!(page.matches("</script>").count(), 2);
     assert!(page.contains("<h1>a&lt;b&gt;</h1>"));
 
-    let Some(browser) = chromium() else {
+    if !chromium() {
         return;
-    };
-    let dir = scratch("markup");
+    }
+    let dir = report_clients::scratch("profile_html", "markup");
     let file = dir.join("markup.html");
     std::fs::write(&file, &page).unwrap();
-    let dom = dump_dom(browser, &dir, &file, "");
+    let dom = page_dom(&dir, &file, "");
     assert!(!dom.contains("<b>x</b>"), "the name became markup");
     let rows = tree_rows(&dom);
     assert!(

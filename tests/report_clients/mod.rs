@@ -1,0 +1,134 @@
+//! What the report tests share: scratch directories, running the two
+//! binaries, and the real clients of the reports (Chromium, Valgrind's
+//! `callgrind_annotate`, GHC's `hp2ps`), which a test skips with a message
+//! where the tool is missing, unless `STG_RUN_REQUIRE_CLIENTS` is set
+//! (`.ci/run` sets it and installs them), where it fails.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A fresh, empty directory `<target tmp>/<group>/<test>`.
+pub fn scratch(group: &str, test: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(group)
+        .join(test);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `programs/<name>`.
+pub fn program(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("programs")
+        .join(name)
+}
+
+/// Runs `stg-run programs/<program>.stg --reproducible --profile-file
+/// <dir>/<program>.pgcl ARGS`; returns the profile's path and the run.
+/// (Programs that stop on an error still write their profile.)
+pub fn profile_of(dir: &Path, program_name: &str, args: &[&str]) -> (PathBuf, Output) {
+    let file = dir.join(format!("{program_name}.pgcl"));
+    let out = Command::new(env!("CARGO_BIN_EXE_stg-run"))
+        .arg(program(&format!("{program_name}.stg")))
+        .args(["--reproducible", "--profile-file"])
+        .arg(&file)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        file.exists(),
+        "{program_name}: no profile written; {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (file, out)
+}
+
+/// Runs `stg-run ARGS` in `dir`, which must succeed.
+pub fn stg_run_in(dir: &Path, args: &[&str]) -> Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_stg-run"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "stg-run {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// Runs `stg-prof ARGS FILE`, unchecked.
+pub fn stg_prof_run(args: &[&str], file: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_stg-prof"))
+        .args(args)
+        .arg(file)
+        .output()
+        .unwrap()
+}
+
+/// `stg-prof ARGS FILE`'s standard output; it must succeed.
+pub fn stg_prof(args: &[&str], file: &Path) -> String {
+    let out = stg_prof_run(args, file);
+    assert!(
+        out.status.success(),
+        "stg-prof {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Is `tool` here? It is if `tool PROBE` prints `says` (on either stream:
+/// some tools print their version and exit non-zero). If not, fails where
+/// `STG_RUN_REQUIRE_CLIENTS` is set, else says the test is skipped.
+pub fn have(tool: &str, probe: &str, says: &str, package: &str) -> bool {
+    let found = Command::new(tool)
+        .arg(probe)
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&[o.stdout, o.stderr].concat()).contains(says));
+    if !found {
+        assert!(
+            std::env::var_os("STG_RUN_REQUIRE_CLIENTS").is_none(),
+            "{tool} is missing; .ci/run installs {package}"
+        );
+        eprintln!("skipped: {tool} not found (apt-get install {package})");
+    }
+    found
+}
+
+/// Headless Chromium, if it is here (see [`have`]).
+pub fn chromium() -> bool {
+    have("chromium", "--version", "Chromium", "chromium")
+}
+
+/// The DOM of the page at `url` after its scripts ran, from headless
+/// Chromium with a fresh profile in `dir`.
+pub fn dump_dom(dir: &Path, url: &str) -> String {
+    let out = Command::new("chromium")
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            dir.join("chromium").display()
+        ))
+        .arg("--dump-dom")
+        .arg(url)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
