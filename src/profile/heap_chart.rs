@@ -19,6 +19,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use super::markup_text;
+
 /// The largest time or value read (about 2^60).
 const MAX_NUMBER: f64 = 1e18;
 
@@ -169,21 +171,6 @@ const COLOURS: [&str; 10] = [
     "#9c755f", "#bab0ac",
 ];
 
-fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for ch in s.chars() {
-        match ch {
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '"' => out.push_str("&quot;"),
-            c if (c as u32) < 0x20 => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// A round step for about `n` ticks over `0..max`: 1, 2 or 5 times a
 /// power of ten.
 fn tick_step(max: f64, n: f64) -> f64 {
@@ -282,9 +269,9 @@ pub fn svg(hp: &HeapFile) -> String {
          viewBox=\"0 0 {W} {H}\" font-family=\"sans-serif\" font-size=\"12\">"
     );
     let title = if hp.date.is_empty() {
-        escape(&hp.job)
+        markup_text(&hp.job)
     } else {
-        format!("{} — {}", escape(&hp.job), escape(&hp.date))
+        format!("{} — {}", markup_text(&hp.job), markup_text(&hp.date))
     };
     let _ = writeln!(out, "<title>{title}</title>");
     let _ = writeln!(out, "<rect width=\"{W}\" height=\"{H}\" fill=\"white\"/>");
@@ -297,7 +284,7 @@ pub fn svg(hp: &HeapFile) -> String {
         "<text x=\"{}\" y=\"28\" text-anchor=\"end\">peak {} {}</text>",
         LEFT + PLOT_W,
         label(peak),
-        escape(&hp.value_unit)
+        markup_text(&hp.value_unit)
     );
 
     // Bands, bottom first: each a polygon along its top edge at every
@@ -323,13 +310,13 @@ pub fn svg(hp: &HeapFile) -> String {
             out,
             "<polygon class=\"band\" data-band=\"{}\" fill=\"{colour}\" points=\"{}\">\
              <title>{}: peak {} {} at {} {}</title></polygon>",
-            escape(name),
+            markup_text(name),
             points.join(" "),
-            escape(name),
+            markup_text(name),
             label(top_v),
-            escape(&hp.value_unit),
+            markup_text(&hp.value_unit),
             label(top_t),
-            escape(&hp.sample_unit)
+            markup_text(&hp.sample_unit)
         );
         for i in 0..n {
             below[i] += vs[i];
@@ -380,13 +367,13 @@ pub fn svg(hp: &HeapFile) -> String {
         "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
         LEFT + PLOT_W / 2.0,
         TOP + PLOT_H + 40.0,
-        escape(&hp.sample_unit)
+        markup_text(&hp.sample_unit)
     );
     let _ = writeln!(
         out,
         "<text transform=\"translate(24,{}) rotate(-90)\" text-anchor=\"middle\">{}</text>",
         TOP + PLOT_H / 2.0,
-        escape(&hp.value_unit)
+        markup_text(&hp.value_unit)
     );
 
     // Legend, top band first (the order the bands are stacked, read
@@ -410,8 +397,8 @@ pub fn svg(hp: &HeapFile) -> String {
             COLOURS[k % COLOURS.len()],
             lx + 20.0,
             ly + 11.0,
-            escape(name),
-            escape(&shown)
+            markup_text(name),
+            markup_text(&shown)
         );
     }
     if bands.is_empty() {

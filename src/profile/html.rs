@@ -29,6 +29,7 @@
 use std::fmt::Write;
 
 use super::Profile;
+use super::markup_text;
 use super::report::{WORD_BYTES, thousands};
 use super::tree::Tree;
 
@@ -54,21 +55,6 @@ fn json_string(out: &mut String, s: &str) {
         }
     }
     out.push('"');
-}
-
-/// `s` escaped for HTML text.
-fn html_text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for ch in s.chars() {
-        match ch {
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// The data the script reads: `{"program", "frequency", "ccs": [[name,
@@ -166,9 +152,9 @@ pub fn html(profile: &Profile, program: &str, heap_chart: Option<&str>) -> Strin
         out,
         "<title>{} – stg-run profile</title>\n<style>{STYLE}</style>\n</head>\n<body>\n\
          <header><h1>{}</h1><p id=\"summary\">{}</p></header>\n",
-        html_text(program),
-        html_text(program),
-        html_text(&summary)
+        markup_text(program),
+        markup_text(program),
+        markup_text(&summary)
     );
     out.push_str(BODY);
     if let Some(svg) = heap_chart {

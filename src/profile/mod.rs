@@ -63,6 +63,24 @@ pub struct Profile {
     pub entries: Vec<Entry>,
 }
 
+/// `s` as text of HTML or SVG (XML): `<`, `>`, `&` and `"` as entities,
+/// control characters (not allowed in either) as spaces. Shared by the HTML
+/// page and the heap chart.
+pub(crate) fn markup_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            c if (c as u32) < 0x20 => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 pub mod callgrind;
 pub mod cost_centre;
 pub mod dump;
