@@ -20,15 +20,17 @@ use stg_run::stg::auto_cc::AutoCc;
 
 type Tree = BTreeMap<String, u64>;
 
-/// Paths (names joined with " > ") of a GHC .tree file, with entry counts.
-fn ghc_tree(text: &str) -> Tree {
+/// Paths (names joined with " > ") of a GHC .tree file, with entry counts;
+/// with `modules`, each node is `name (Module)` (for programs of several
+/// modules, whose CAF nodes differ only by module).
+fn ghc_tree(text: &str, modules: bool) -> Tree {
     let mut tree = Tree::new();
     let mut stack: Vec<String> = Vec::new();
     let mut skip_below: Option<usize> = None;
     for line in text.lines() {
         let depth = line.len() - line.trim_start().len();
         let fields: Vec<&str> = line.split_whitespace().collect();
-        let (name, entries) = (fields[0], fields[2].parse::<u64>().unwrap());
+        let (name, module, entries) = (fields[0], fields[1], fields[2].parse::<u64>().unwrap());
         if let Some(d) = skip_below {
             if depth > d {
                 continue;
@@ -43,21 +45,32 @@ fn ghc_tree(text: &str) -> Tree {
         stack.truncate(depth);
         // A pattern binding's tuple thunk: GHC's `f.(...)` is the twin's
         // `f.pat` (README.md, "Differences").
-        stack.push(name.replace("(...)", "pat"));
+        let node = name.replace("(...)", "pat");
+        stack.push(if modules {
+            format!("{node} ({module})")
+        } else {
+            node
+        });
         tree.insert(stack.join(" > "), entries);
     }
     tree
 }
 
-fn stg_tree(r: &RunResult) -> Tree {
+/// stg-run's tree as paths, as [`ghc_tree`] reads GHC's.
+fn stg_tree(r: &RunResult, modules: bool) -> Tree {
     let p = &r.profile;
     let mut tree = Tree::new();
     let mut work = vec![(0u32, String::new())];
     while let Some((i, prefix)) = work.pop() {
         let e = &p.entries[i as usize];
-        let name = &p.cost_centres[e.cost_centre as usize - 1].name;
+        let cc = &p.cost_centres[e.cost_centre as usize - 1];
+        let name = if modules {
+            format!("{} ({})", cc.name, p.modules[cc.module as usize - 1])
+        } else {
+            cc.name.clone()
+        };
         let path = if prefix.is_empty() {
-            name.clone()
+            name
         } else {
             format!("{prefix} > {name}")
         };
@@ -76,9 +89,12 @@ fn compare(name: &str, auto: AutoCc, suffix: &str) -> Result<(), String> {
         .find(|p| std::path::Path::new(p).exists())
         .ok_or(format!("{name}: no .stg"))?;
     let text = std::fs::read_to_string(&stg).unwrap();
-    let ghc = ghc_tree(&std::fs::read_to_string(format!("tests/ghc/{name}{suffix}")).unwrap());
+    let ghc = ghc_tree(
+        &std::fs::read_to_string(format!("tests/ghc/{name}{suffix}")).unwrap(),
+        false,
+    );
     let r = run_text(&stg, &text, true, auto, &stacks());
-    let ours = stg_tree(&r.result);
+    let ours = stg_tree(&r.result, false);
     let mut msg = format!("{name} ({suffix}): trees differ\n");
     let clean = msg.len();
     for (path, n) in &ghc {
@@ -231,7 +247,7 @@ fn ghc_guide_fib_matches_ghc() {
 fn function_with_constructor_body_gets_a_cost_centre() {
     let text = std::fs::read_to_string("programs/queens.stg").unwrap();
     let r = run_text("programs/queens.stg", &text, true, AutoCc::All, &stacks());
-    let ours = stg_tree(&r.result);
+    let ours = stg_tree(&r.result, false);
     assert_eq!(
         ours.get("MAIN > CAF > main > queens > place > place.ext > extend > extend.add"),
         Some(&152),
@@ -267,8 +283,11 @@ fn caf_built_function_across_modules_is_a_known_disagreement() {
     let mut trace = Vec::new();
     let r = machine::run(&loaded.program, &sources, &stacks(), &mut out, &mut trace);
     assert_eq!(String::from_utf8(out).unwrap(), "42\n");
-    let ours = stg_tree(&r);
-    let ghc = ghc_tree(&std::fs::read_to_string(format!("{dir}/Main.tree")).unwrap());
+    let ours = stg_tree(&r, false);
+    let ghc = ghc_tree(
+        &std::fs::read_to_string(format!("{dir}/Main.tree")).unwrap(),
+        false,
+    );
     assert_eq!(ghc.get("MAIN > CAF > m"), Some(&1));
     assert_eq!(ours.get("MAIN > CAF > m"), Some(&1));
     assert!(!ghc.keys().any(|k| k.starts_with("MAIN > CAF > m > ")));
@@ -278,54 +297,6 @@ fn caf_built_function_across_modules_is_a_known_disagreement() {
         "{}",
         tree_text(&r)
     );
-}
-
-/// Paths of `name (Module)` nodes: a GHC `.tree` with modules kept.
-fn ghc_tree_with_modules(text: &str) -> Tree {
-    let mut tree = Tree::new();
-    let mut stack: Vec<String> = Vec::new();
-    let mut skip_below: Option<usize> = None;
-    for line in text.lines() {
-        let depth = line.len() - line.trim_start().len();
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        let (name, module, entries) = (fields[0], fields[1], fields[2].parse::<u64>().unwrap());
-        if let Some(d) = skip_below {
-            if depth > d {
-                continue;
-            }
-            skip_below = None;
-        }
-        // GHC's IO action node directly under MAIN, as in `ghc_tree`.
-        if depth == 1 && name == "main" && entries == 0 {
-            skip_below = Some(depth);
-            continue;
-        }
-        stack.truncate(depth);
-        stack.push(format!("{name} ({module})"));
-        tree.insert(stack.join(" > "), entries);
-    }
-    tree
-}
-
-fn stg_tree_with_modules(r: &RunResult) -> Tree {
-    let p = &r.profile;
-    let mut tree = Tree::new();
-    let mut work = vec![(0u32, String::new())];
-    while let Some((i, prefix)) = work.pop() {
-        let e = &p.entries[i as usize];
-        let cc = &p.cost_centres[e.cost_centre as usize - 1];
-        let node = format!("{} ({})", cc.name, p.modules[cc.module as usize - 1]);
-        let path = if prefix.is_empty() {
-            node
-        } else {
-            format!("{prefix} > {node}")
-        };
-        tree.insert(path.clone(), e.counters.strict_calls);
-        for &c in &e.children {
-            work.push((c, path.clone()));
-        }
-    }
-    tree
 }
 
 /// tests/ghc/two_modules: modules `Lib` and `Main` (the STG files are named
@@ -375,9 +346,11 @@ fn two_modules_match_ghc() {
             &mut trace2,
         );
         assert_eq!(r2.profile, r.profile, "the engines' profiles differ");
-        let ours = stg_tree_with_modules(&r);
-        let ghc =
-            ghc_tree_with_modules(&std::fs::read_to_string(format!("{dir}/{tree_file}")).unwrap());
+        let ours = stg_tree(&r, true);
+        let ghc = ghc_tree(
+            &std::fs::read_to_string(format!("{dir}/{tree_file}")).unwrap(),
+            true,
+        );
         // Lib's CAF has its own node (the tree extraction keeps it).
         assert!(ghc.contains_key("MAIN (MAIN) > CAF (Lib)"), "{ghc:?}");
         assert_eq!(ours, ghc, "{tree_file}\n{}", tree_text(&r));
