@@ -96,9 +96,7 @@ pub fn callgrind(profile: &Profile, program: &str) -> String {
         profile
             .cost_centres
             .get(c)
-            .and_then(|cc| profile.modules.get((cc.module as usize).wrapping_sub(1)))
-            .map(String::as_str)
-            .unwrap_or("?")
+            .map_or("?", |cc| profile.module_of(cc))
     };
     let name_of = |c: usize| -> String {
         match profile.cost_centres.get(c) {

@@ -76,11 +76,7 @@ fn data(profile: &Profile, program: &str) -> String {
         out.push('[');
         json_string(&mut out, &cc.name);
         out.push(',');
-        let module = profile
-            .modules
-            .get((cc.module as usize).wrapping_sub(1))
-            .map_or("?", String::as_str);
-        json_string(&mut out, module);
+        json_string(&mut out, profile.module_of(cc));
         out.push(']');
     }
     out.push_str("],\"entries\":[");

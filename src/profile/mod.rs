@@ -63,6 +63,21 @@ pub struct Profile {
     pub entries: Vec<Entry>,
 }
 
+impl Profile {
+    /// The cost centre with 1-based id `id`, if the file declares one.
+    pub fn cost_centre(&self, id: u32) -> Option<&CostCentreDecl> {
+        self.cost_centres.get((id as usize).wrapping_sub(1))
+    }
+
+    /// The name of `cc`'s module, `?` if the file declares no such module
+    /// (the reader refuses that; a hand-built profile may hold it).
+    pub fn module_of(&self, cc: &CostCentreDecl) -> &str {
+        self.modules
+            .get((cc.module as usize).wrapping_sub(1))
+            .map_or("?", String::as_str)
+    }
+}
+
 /// `s` as text of HTML or SVG (XML): `<`, `>`, `&` and `"` as entities,
 /// control characters (not allowed in either) as spaces. Shared by the HTML
 /// page and the heap chart.

@@ -206,20 +206,11 @@ pub fn report(profile: &Profile, opts: &Options) -> String {
     let (indiv, inh) = tree.sums(profile);
     let total = if n > 0 { inh[0] } else { Sums::default() };
 
-    let cc_name = |id: u32| -> &str {
-        profile
-            .cost_centres
-            .get((id as usize).wrapping_sub(1))
-            .map(|c| c.name.as_str())
-            .unwrap_or("?")
-    };
+    let cc_name = |id: u32| -> &str { profile.cost_centre(id).map_or("?", |c| c.name.as_str()) };
     let cc_module = |id: u32| -> &str {
         profile
-            .cost_centres
-            .get((id as usize).wrapping_sub(1))
-            .and_then(|c| profile.modules.get((c.module as usize).wrapping_sub(1)))
-            .map(String::as_str)
-            .unwrap_or("?")
+            .cost_centre(id)
+            .map_or("?", |c| profile.module_of(c))
     };
     let excluded = |id: u32| opts.exclude.iter().any(|x| x == cc_name(id));
 
