@@ -14,40 +14,9 @@ use stg_run::stg::parser::parse_module;
 use stg_run::stg::source::SourceMap;
 use stg_run::stg::syntax::Program;
 
-/// `n` ten-line functions calling each other, about `10 n` lines.
-fn many_functions(n: usize) -> String {
-    let mut s = String::new();
-    for i in 0..n {
-        s.push_str(&format!(
-            "f{i} = {{}} \\r {{xs, acc}} ->
-  case xs {{}} of
-    Nil {{}} -> acc {{}}
-    Cons {{y, ys}} ->
-      let acc2 = \\u {{}} ->
-            case y {{}} of
-              I# {{a#}} -> case acc {{}} of
-                I# {{b#}} -> case +# {{a#, b#}} of s# -> I# {{s#}}
-      in f{next} {{ys, acc2}}
-",
-            next = (i + 1) % n
-        ));
-    }
-    s.push_str("main = {} \\u {} -> f0 {nil, zero}\nnil = {} \\r {} -> Nil {}\nzero = {} \\r {} -> I# {0#}\n");
-    s
-}
-
-/// `main` as a chain of `n` lets, each closing over the previous binding.
-fn let_chain(n: usize) -> String {
-    let mut s = String::from("main = {} \\u {} ->\n  let x0 = {} \\r {} -> I# {0#}\n");
-    for i in 1..n {
-        s.push_str(&format!(
-            "  in let x{i} = {{x{p}}} \\r {{}} -> Cons {{x{p}, x{p}}}\n",
-            p = i - 1
-        ));
-    }
-    s.push_str(&format!("  in x{} {{}}\n", n - 1));
-    s
-}
+#[path = "../tests/generated_programs/mod.rs"]
+mod generated_programs;
+use generated_programs::{let_chain, many_functions};
 
 fn measure(name: &str, text: String) {
     let lines = text.lines().count();
