@@ -35,7 +35,8 @@
 //!   charged only when the entry changes and at the end. In a row of frame
 //!   pops (16/16′/17a/17a′, "hidden execution") `tick_cc` stays on the entry
 //!   current before the row, which is also the evaluating cost centre the
-//!   row's updates get; the first non-pop rule after the row moves it.
+//!   row's updates get; the first non-pop rule after the row moves it (in
+//!   stacks mode so does 17a, which ends its row: see `rule17a`).
 //!   Tail calls and allocated words of the hot rules accrue the same way
 //!   (`pend_calls`, `pend_words`), so the common rules touch no counter.
 //! - **Profiling off** (`RunOptions::no_profile`): the engine is built
@@ -1503,6 +1504,11 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                     }
                                     self.rule17a(a)?;
                                     self.steps += 1;
+                                    if self.mode == CostCentreMode::Stacks {
+                                        // Stacks mode: 17a ends its row (see
+                                        // `rule17a`).
+                                        self.switch(self.cc);
+                                    }
                                 }
                                 Some(_) => {
                                     // Rule 17a′.
@@ -1637,7 +1643,10 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         self.check_stack(rule)
     }
 
-    /// Rule 17a (the caller counts the step).
+    /// Rule 17a (the caller counts the step). The partial application gets
+    /// the row's entry (`tick_cc`); in stacks mode the caller then ends the
+    /// row, as the reference engine does, since the continuation applies
+    /// the new partial application (a function entry).
     fn rule17a(&mut self, a: Addr) -> Result<(), RuntimeError> {
         let k = self.avail();
         self.drop_dead_envs();

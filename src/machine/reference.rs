@@ -12,7 +12,10 @@
 //! - a step's **tick** goes to the entry current *before* the rule fires,
 //!   except in a row of frame pops (16/16′/17a/17a′ back to back, "hidden
 //!   execution") where every step of the row is charged to the entry current
-//!   before the first of the row;
+//!   before the first of the row; in stacks mode a row ends with 17a, whose
+//!   continuation applies the new partial application (a function entry):
+//!   a pop after it starts a new row under the stack then current
+//!   (docs/DECISIONS.md, as GHC);
 //! - words: rules 3 and 7 to the current entry; 16 and 17a to the row's entry
 //!   (which is also the cost centre the new closure gets);
 //! - tail calls: rule 1 and 6–8, 11–13 to the entry current before the rule;
@@ -635,6 +638,10 @@ impl<'a> Machine<'a> {
             pre
         };
         self.ctr(charged).ticks += 1;
+        if rule == Rule::R17a && self.acct.mode == CostCentreMode::Stacks {
+            // Stacks mode: 17a ends its row (see `rule17a_update_pap`).
+            self.row_cc = None;
+        }
         Ok(Some(rule))
     }
 
