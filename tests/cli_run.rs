@@ -46,6 +46,65 @@ fn total_ticks(file: &Path) -> u64 {
     profile.entries.iter().map(|e| e.counters.ticks).sum()
 }
 
+/// `--profile-file` through a symbolic link replaces the file it names and
+/// keeps the link.
+#[cfg(unix)]
+#[test]
+fn profile_file_through_a_symlink_keeps_the_link() {
+    let dir = scratch("symlink");
+    std::fs::write(dir.join("target.pgcl"), "old").unwrap();
+    let link = dir.join("link.pgcl");
+    std::os::unix::fs::symlink("target.pgcl", &link).unwrap();
+    let out = stg_run(&[
+        program("paper_map_scc").as_str(),
+        "--profile-file",
+        link.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+    assert!(total_ticks(&dir.join("target.pgcl")) > 0);
+}
+
+/// A device is written to, not replaced by a file: `/dev/full`'s "no space
+/// left" is an error (exit status 1), and the device is still there.
+#[cfg(target_os = "linux")]
+#[test]
+fn profile_file_on_a_full_device_is_an_error() {
+    use std::os::unix::fs::FileTypeExt;
+    let full = Path::new("/dev/full");
+    let is_device = |p: &Path| p.metadata().is_ok_and(|m| m.file_type().is_char_device());
+    if !is_device(full) {
+        eprintln!("skipped: no /dev/full");
+        return;
+    }
+    let out = stg_run(&[
+        program("paper_map_scc").as_str(),
+        "--profile-file",
+        "/dev/full",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("cannot write the profile to /dev/full") && err.contains("No space left"),
+        "{err}"
+    );
+    assert!(is_device(full), "/dev/full is still a device");
+}
+
+/// A directory named as the profile file: an error that says so.
+#[test]
+fn profile_file_that_is_a_directory_is_an_error() {
+    let dir = scratch("profile_dir");
+    let out = stg_run(&[
+        program("paper_map_scc").as_str(),
+        "--profile-file",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("it is a directory; give a file name"), "{err}");
+}
+
 #[test]
 fn exit_status_0_success() {
     let out = stg_run(&[program("paper_map_scc")]);
@@ -404,8 +463,24 @@ fn closed_stderr_does_not_lose_the_profile() {
 #[cfg(unix)]
 #[test]
 fn interrupt_writes_the_profile_and_exits_130() {
+    interrupted_run("interrupt", "kill -INT $1");
+}
+
+/// GNU `timeout` signals the process, then its process group: two signals
+/// microseconds apart are one request, and the profile is still written.
+#[cfg(unix)]
+#[test]
+fn two_signals_at_once_still_write_the_profile() {
+    interrupted_run("interrupt_twice", "kill -TERM $1; kill -TERM $1");
+}
+
+/// Runs a program that never ends, sends it the signals of the shell
+/// command `signals` (`$1` is its process id) after half a second, and
+/// checks that it stopped as an interrupt does.
+#[cfg(unix)]
+fn interrupted_run(name: &str, signals: &str) {
     use std::time::{Duration, Instant};
-    let dir = scratch("interrupt");
+    let dir = scratch(name);
     let src = dir.join("spin.stg");
     std::fs::write(
         &src,
@@ -430,7 +505,7 @@ fn interrupt_writes_the_profile_and_exits_130() {
     // The shell's builtin `kill` (every system has `sh`; not every one has
     // procps' /bin/kill).
     let kill = Command::new("sh")
-        .args(["-c", &format!("kill -INT {}", child.id())])
+        .args(["-c", signals, "sh", &child.id().to_string()])
         .status()
         .unwrap();
     assert!(kill.success());
@@ -441,7 +516,7 @@ fn interrupt_writes_the_profile_and_exits_130() {
         }
         if started.elapsed() > Duration::from_secs(60) {
             let _ = child.kill();
-            panic!("stg-run did not stop within 60 s of SIGINT");
+            panic!("stg-run did not stop within 60 s of `{signals}`");
         }
         std::thread::sleep(Duration::from_millis(20));
     };

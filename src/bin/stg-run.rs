@@ -202,8 +202,15 @@ const WORKER_STACK_BYTES: usize = 1 << 30;
 /// Set by the first Ctrl-C (SIGINT, SIGTERM or SIGHUP) during a run: the
 /// machine stops at its next look (every 65,536 steps), and the output,
 /// statistics and profile of the run so far are written as after a step
-/// limit. A second signal ends the process at once.
+/// limit. A second signal ends the process at once, unless it comes within
+/// [`SAME_SIGNAL`] of the first.
 static INTERRUPT: AtomicBool = AtomicBool::new(false);
+
+/// Signals this close together are one request to stop: GNU `timeout`
+/// sends its signal to the process and then to its whole process group,
+/// so the run receives two within microseconds, where a person pressing
+/// Ctrl-C twice takes far longer.
+const SAME_SIGNAL: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// Exit status of a run stopped by a signal: 128 + SIGINT, the shell's
 /// convention.
@@ -336,10 +343,16 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
     // Only the run catches signals (checking and printing end soon anyway).
     // If the handler cannot be installed, a signal keeps its default action
     // (ending the process without the profile).
-    let _ = ctrlc::set_handler(|| {
-        if INTERRUPT.swap(true, Ordering::Relaxed) {
-            std::process::exit(INTERRUPTED.into());
+    // The handler runs on the `ctrlc` crate's own thread, not in a signal
+    // handler, so it may keep state.
+    let mut first: Option<std::time::Instant> = None;
+    let _ = ctrlc::set_handler(move || match first {
+        None => {
+            first = Some(std::time::Instant::now());
+            INTERRUPT.store(true, Ordering::Relaxed);
         }
+        Some(t) if t.elapsed() >= SAME_SIGNAL => std::process::exit(INTERRUPTED.into()),
+        Some(_) => {}
     });
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());

@@ -429,7 +429,27 @@ pub fn write_file_atomic(path: &Path, profile: &Profile) -> io::Result<()> {
 /// Writes `bytes` to `path` whole or not at all: into a new temporary file in
 /// the same directory, synced, then renamed over `path`. Used for every file
 /// stg-run writes (the profile, the heap profile).
+///
+/// A symbolic link is followed (the file it names is replaced, the link
+/// kept). A path that exists and is not a regular file (`/dev/null`,
+/// `/dev/full`, a FIFO) is written to directly, as a shell redirection
+/// would: renaming over it would replace the device or pipe with a file.
 pub fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let path = &follow_links(path)?;
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "it is a directory; give a file name",
+            ));
+        }
+        Ok(m) if !m.is_file() => {
+            let mut file = std::fs::OpenOptions::new().write(true).open(path)?;
+            file.write_all(bytes)?;
+            return file.flush();
+        }
+        _ => {}
+    }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => std::path::PathBuf::from("."),
@@ -474,6 +494,29 @@ pub fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         let _ = std::fs::remove_file(&tmp_path);
     }
     result
+}
+
+/// `path` with its symbolic links followed (the last one may name a file
+/// that does not exist yet).
+fn follow_links(path: &Path) -> io::Result<std::path::PathBuf> {
+    let mut path = path.to_path_buf();
+    // As the kernel's limit on links followed in one look-up.
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&path) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let target = std::fs::read_link(&path)?;
+                path = match path.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                };
+            }
+            _ => return Ok(path),
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("{}: too many levels of symbolic links", path.display()),
+    ))
 }
 
 /// Reads a profile with the default [`Limits`].
