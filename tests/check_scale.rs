@@ -181,3 +181,38 @@ fn inferred_free_lists_in_generated_program() {
     let printed = print_module(&program.modules[0]);
     assert!(printed.contains("acc2 = {y, acc} \\u {} ->"), "{printed}");
 }
+
+/// A program the front end accepts also runs: a `let` chain as long as
+/// the layout allows lowers, with `--auto-cc=all` too (which adds an `scc`
+/// per `let`, doubling the depth). It stops at its first step here, by
+/// `--max-steps`, not with "nested too deep".
+#[test]
+fn longest_chain_the_parser_accepts_also_lowers() {
+    use stg_run::machine::{self, ErrorKind, RunOptions};
+    std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(|| {
+            let text = let_chain(stg_run::stg::layout::MAX_CHAIN);
+            let mut sources = SourceMap::new();
+            let loaded = load(&mut sources, &[("chain.stg".into(), text)], true)
+                .unwrap_or_else(|d| panic!("{}", d[0].message));
+            let mut program = loaded.program;
+            auto_cc::apply(&mut program, AutoCc::All);
+            let options = RunOptions {
+                max_steps: Some(1),
+                ..RunOptions::default()
+            };
+            let r = machine::run(
+                &program,
+                &sources,
+                &options,
+                &mut Vec::new(),
+                &mut Vec::new(),
+            );
+            let kind = r.error.map(|e| e.kind);
+            assert_eq!(kind, Some(ErrorKind::StepLimit { limit: 1 }));
+        })
+        .expect("spawn")
+        .join()
+        .expect("no panic");
+}

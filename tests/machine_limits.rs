@@ -293,3 +293,45 @@ fn heap_profile_census() {
         run(HeapProfileBy::Kind).result.profile
     );
 }
+
+/// Lowering takes space linear in the program: a function of 20,000
+/// arguments, partially applied, has one body for all its partial
+/// applications (one `f {x1..xk}` per `k` took 200 million atoms, about
+/// 3 GB, before anything ran).
+#[test]
+fn many_arguments_lower_in_linear_space() {
+    use stg_run::machine::code::ExprCode;
+    use stg_run::machine::lower::lower;
+    use stg_run::stg::load::load;
+    use stg_run::stg::source::SourceMap;
+    const N: usize = 20_000;
+    let xs: Vec<String> = (0..N).map(|i| format!("x{i}")).collect();
+    let text = format!(
+        "wide = {{}} \\r {{{}}} -> x0 {{}}\n\
+         one = {{}} \\r {{}} -> I# {{1#}}\n\
+         main = {{}} \\u {{}} -> wide {{one, one}}\n",
+        xs.join(", ")
+    );
+    let mut sources = SourceMap::new();
+    let loaded = load(&mut sources, &[("wide.stg".into(), text.clone())], true)
+        .unwrap_or_else(|d| panic!("{}", d[0].message));
+    let code = lower(&loaded.program).expect("lowers");
+    let atoms: usize = code
+        .exprs
+        .iter()
+        .map(|e| match &e.code {
+            ExprCode::App { args, .. }
+            | ExprCode::Con { args, .. }
+            | ExprCode::Prim { args, .. } => args.len(),
+            _ => 0,
+        })
+        .sum();
+    assert!(
+        atoms < N,
+        "{atoms} atoms in the code of a {N}-argument function"
+    );
+    // `main` is the partial application `wide {one, one}` (rule 17a).
+    let r = run_text("wide.stg", &text, true, AutoCc::None, &flat());
+    assert!(r.result.error.is_none(), "{:?}", r.result.error);
+    assert_eq!(r.out, "<function>\n");
+}

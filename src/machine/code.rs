@@ -104,6 +104,11 @@ pub enum ExprCode {
         args: Vec<AtomCode>,
     },
     Lit(i64),
+    /// `f {x1..xk}` over the environment `[f, x1..xk]`, `k` being the
+    /// environment's length less one: the body of every partial
+    /// application (rule 17a's `(f : xs) \r {} -> f xs`), one node for any
+    /// number of arguments. Fires rule 1 like [`ExprCode::App`].
+    ApplyEnv,
 }
 
 #[derive(Clone, Debug)]
@@ -135,9 +140,8 @@ pub struct Code {
     pub main: GlobalId,
     /// The initial code, `main {}`.
     pub main_app: ExprId,
-    /// `pap_apps[k]` is `f {x1..xk}` over the environment `[f, x1..xk]`: the
-    /// body of a partial application `(f : xs) \r {} -> f xs` with k arguments.
-    pub pap_apps: Vec<ExprId>,
+    /// [`ExprCode::ApplyEnv`]: the body of every partial application.
+    pub pap_app: ExprId,
     /// `con_bodies[c]` is `c {x1..xn}` over `[x1..xn]`: the body of a
     /// constructor value closure `(vs \r {} -> c vs)` built by rules 7 and 16.
     pub con_bodies: Vec<ExprId>,

@@ -988,6 +988,37 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 }
                             }
                         }
+                        ExprCode::ApplyEnv => {
+                            // Rule 1 on a partial application's body,
+                            // `f {x1..xk}` over `[f, x1..xk]`.
+                            let (base, len) = (self.env_base, self.env_len);
+                            let f = if len > 0 {
+                                self.s.vals[base]
+                            } else {
+                                Value::Int(0)
+                            };
+                            if let Value::Int(k) = f {
+                                return Err(self.error(
+                                    ErrorKind::IntNotClosure { value: k },
+                                    "1",
+                                    Some(node.span),
+                                ));
+                            }
+                            if self.steps >= self.limit {
+                                return Err(self.step_limit("1"));
+                            }
+                            self.span = node.span;
+                            for i in (1..len).rev() {
+                                let v = self.s.vals[base + i];
+                                self.s.args.push(v);
+                            }
+                            self.s.ctl = Ctl::Enter(f);
+                            if PROF {
+                                self.pend_calls += 1;
+                            }
+                            self.check_stack("1")?;
+                            self.steps += 1;
+                        }
                         ExprCode::Case { scrut, .. } => {
                             if self.case_immediate(node, *scrut) {
                                 continue;
@@ -1542,7 +1573,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     if self.mode == CostCentreMode::Stacks {
                         self.cc = self.acct.stacks.append(self.cc, captured);
                     }
-                    code.pap_apps.get(n.saturating_sub(1)).copied()
+                    Some(code.pap_app)
                 };
                 match body {
                     Some(b) => self.s.ctl = Ctl::Eval(b),

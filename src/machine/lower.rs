@@ -11,8 +11,14 @@ use crate::machine::code::*;
 use crate::profile::cost_centre::CostCentreTable;
 use crate::stg::syntax::{Atom, Expr, ExprKind, Flag, Lambda, Pattern, Program, Span};
 
-/// Deepest expression nesting lowered.
-pub const MAX_DEPTH: usize = 100_000;
+/// Deepest expression nesting lowered. Above anything the front end
+/// accepts, so that a program `--check` passes also runs: a binding's
+/// `let`/`scc` chains are at most `layout::MAX_CHAIN` (100,000) links and
+/// its blocks nest at most `layout::MAX_DEPTH` (1000) deep, a few
+/// expression levels each; `--auto-cc=all` adds at most one `scc` per
+/// `let`. Lowering this deep needs about 500 MB of the lowering thread's
+/// 1 GiB stack.
+pub const MAX_DEPTH: usize = 300_000;
 
 /// Why a program could not be lowered (it was not checked, or is too deep).
 #[derive(Clone, Debug)]
@@ -52,7 +58,7 @@ pub fn lower(program: &Program) -> Result<Code, LowerError> {
             cons: Vec::new(),
             main: 0,
             main_app: 0,
-            pap_apps: Vec::new(),
+            pap_app: 0,
             con_bodies: Vec::new(),
             cost_centres,
             modules: program.modules.iter().map(|m| m.name.clone()).collect(),
@@ -106,18 +112,7 @@ pub fn lower(program: &Program) -> Result<Code, LowerError> {
         },
         Span::default(),
     );
-    let max_arity = l.code.lambdas.iter().map(|x| x.arity).max().unwrap_or(0);
-    for k in 0..max_arity.max(1) {
-        let args = (1..=k).map(|i| AtomCode::Var(VarRef::Local(i))).collect();
-        let e = l.push(
-            ExprCode::App {
-                fun: VarRef::Local(0),
-                args,
-            },
-            Span::default(),
-        );
-        l.code.pap_apps.push(e);
-    }
+    l.code.pap_app = l.push(ExprCode::ApplyEnv, Span::default());
     for c in 0..l.code.cons.len() {
         let n = l.code.cons[c].arity;
         let args = (0..n).map(|i| AtomCode::Var(VarRef::Local(i))).collect();
@@ -276,7 +271,9 @@ impl Lowerer {
     ) -> Result<ExprId, LowerError> {
         if depth > MAX_DEPTH {
             return err(
-                format!("expression nested more than {MAX_DEPTH} deep"),
+                format!(
+                    "expression nested more than {MAX_DEPTH} deep; split it into separate top-level bindings"
+                ),
                 e.span,
             );
         }

@@ -403,6 +403,16 @@ impl<'a> Machine<'a> {
                             Rule::Scc
                         }
                     }
+                    ExprCode::ApplyEnv => match self.lookup(env, VarRef::Local(0)) {
+                        Value::Ptr(_) => Rule::R1,
+                        Value::Int(k) => {
+                            return Err(self.error(
+                                ErrorKind::IntNotClosure { value: k },
+                                "1",
+                                Some(node.span),
+                            ));
+                        }
+                    },
                     ExprCode::App { fun, args } => match self.lookup(env, *fun) {
                         Value::Ptr(_) => Rule::R1,
                         Value::Int(_) if args.is_empty() => Rule::R10,
@@ -694,13 +704,22 @@ impl<'a> Machine<'a> {
     /// Rule 1: `Eval (f {xs}) ρ`: push the argument values on `as`; `Enter f`.
     fn rule1_apply(&mut self) -> Result<(), RuntimeError> {
         let (e, env) = self.take_eval();
-        if let ExprCode::App { fun, args } = &self.code.expr(e).code {
-            let f = self.lookup(&env, *fun);
-            for a in args.iter().rev() {
-                let v = self.atom(&env, *a);
-                self.s.args.push(v);
+        match &self.code.expr(e).code {
+            ExprCode::App { fun, args } => {
+                let f = self.lookup(&env, *fun);
+                for a in args.iter().rev() {
+                    let v = self.atom(&env, *a);
+                    self.s.args.push(v);
+                }
+                self.s.control = Control::Enter(f);
             }
-            self.s.control = Control::Enter(f);
+            ExprCode::ApplyEnv => {
+                // `f {x1..xk}` over `[f, x1..xk]`.
+                let f = self.lookup(&env, VarRef::Local(0));
+                self.s.args.extend(env.iter().skip(1).rev());
+                self.s.control = Control::Enter(f);
+            }
+            _ => {}
         }
         let cc = self.cc;
         self.ctr(cc).tail_calls += 1;
@@ -748,9 +767,8 @@ impl<'a> Machine<'a> {
                 let env: Vec<Value> = (0..info.n as usize)
                     .map(|i| self.heap.payload(a, i))
                     .collect();
-                let k = env.len().saturating_sub(1);
                 self.cc = self.acct.enter_function(self.cc, captured);
-                self.s.control = Control::Eval(self.code.pap_apps[k], env);
+                self.s.control = Control::Eval(self.code.pap_app, env);
             }
             _ => {}
         }
@@ -1326,6 +1344,13 @@ impl<'a> Machine<'a> {
                         )
                     }
                     ExprCode::App { args, .. } => format!("f {{{}}}", vars(args.len(), 1)),
+                    ExprCode::ApplyEnv => {
+                        let k = match &self.s.control {
+                            Control::Eval(_, env) => env.len().saturating_sub(1),
+                            _ => 0,
+                        };
+                        format!("f {{{}}}", vars(k, 1))
+                    }
                     ExprCode::Con { con, args } => {
                         format!("{} {{{}}}", self.code.con_name(*con), vars(args.len(), 0))
                     }
