@@ -199,18 +199,28 @@ fn main() -> ExitCode {
             report::report(&p, &opts)
         }),
     };
-    match result {
-        Ok(text) => {
-            use std::io::Write;
-            let mut out = std::io::stdout().lock();
-            // A closed pipe (e.g. `| head`) is not an error worth a panic.
-            let _ = out.write_all(text.as_bytes());
-            let _ = out.flush();
-            ExitCode::SUCCESS
-        }
+    match result.and_then(|text| emit(&text)) {
+        Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
-            eprintln!("{msg}");
+            // Not `eprintln!`, which panics when standard error cannot be
+            // written either.
+            use std::io::Write;
+            let _ = writeln!(std::io::stderr().lock(), "{msg}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Writes `text` to standard output and flushes it. A failed write (a full
+/// disk, `> /dev/full`) is an error: the output is incomplete. A closed pipe
+/// (`stg-prof report x.pgcl | head`) is the reader's choice, not a failure:
+/// nothing is said and the status stays 0, as for `stg-run`.
+fn emit(text: &str) -> Result<(), String> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(format!("stg-prof: could not write the output: {e}")),
     }
 }
