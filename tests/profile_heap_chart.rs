@@ -382,3 +382,24 @@ fn hp2ps_reads_what_stg_run_writes() {
         );
     }
 }
+
+#[test]
+fn names_with_control_characters_stay_on_their_line_in_the_hp_file() {
+    use stg_run::machine::heap_profile::{HeapProfile, Sample};
+    // A band is named by an `scc` label (any string) and the job by the
+    // program's file name: neither may split a line of the file.
+    let hp = HeapProfile {
+        samples: vec![Sample {
+            step: 5,
+            groups: vec![("a\rb\tc\nd".into(), 16)],
+        }],
+    };
+    let text = hp.to_hp("my\nprog", "to\rday");
+    let read = read_hp(&text).unwrap();
+    assert_eq!(read.job, "my prog");
+    assert_eq!(read.date, "to day");
+    assert_eq!(
+        read.samples,
+        vec![(5.0, vec![("a b c d".to_string(), 16.0)])]
+    );
+}

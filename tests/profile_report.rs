@@ -123,3 +123,35 @@ fn report_with_counters_at_u64_max_does_not_overflow() {
     let r = report(&p, &o);
     assert!(r.contains("100.0"), "{r}");
 }
+
+#[test]
+fn control_characters_in_names_do_not_break_the_table() {
+    // Labels are any string literal: `scc "main\nf"` is a valid program.
+    let mut p = profile_fixture::fib();
+    p.cost_centres[4].name = "main\nf".into();
+    p.cost_centres[5].name = "main\tg\r".into();
+    p.modules[2] = "Ma\u{7}in".into();
+    let o = Options {
+        program: "f\nib".into(),
+        ..opts()
+    };
+    let r = report(&p, &o);
+    for line in r.lines() {
+        // The header's lines start with a tab, as GHC's do.
+        let body = line.strip_prefix('\t').unwrap_or(line);
+        assert!(!body.chars().any(char::is_control), "{line:?} in\n{r}");
+    }
+    // One row per cost centre in the top table, one per entry in the tree.
+    assert_eq!(r.lines().filter(|l| l.starts_with("main f ")).count(), 1);
+    assert_eq!(r.lines().filter(|l| l.starts_with("   main f ")).count(), 1);
+    assert_eq!(r.lines().filter(|l| l.starts_with("   main g ")).count(), 1);
+    assert!(r.starts_with("\tf ib Time and Allocation Profiling Report\n"));
+    // The columns stay aligned: every row of the tree is as long as its
+    // header (no cell in the last column is wider than "%alloc").
+    let tree: Vec<&str> = r.lines().skip_while(|l| !l.contains("no.")).collect();
+    let width = tree[0].chars().count();
+    assert!(tree.len() > 5);
+    for row in &tree {
+        assert_eq!(row.chars().count(), width, "{row:?} in\n{r}");
+    }
+}

@@ -25,6 +25,9 @@
 //!   whole subtree, like `convertprofile --exclude`, and its row in the top
 //!   table. Nothing is re-attributed: a parent's inherited figures still
 //!   include the hidden subtree.
+//! - Names (cost centres, modules, the program) are printed with control
+//!   characters as spaces, so that a label holding a newline or a tab
+//!   keeps its row on one line and the columns aligned.
 //! - Indentation (one space per level, as GHC) stops at `max_indent`; deeper
 //!   entries are prefixed with their depth in brackets, e.g. `[1234] fib`.
 //!
@@ -33,8 +36,8 @@
 
 use std::fmt::Write;
 
-use super::Profile;
 use super::tree::{Sums, Tree};
+use super::{Profile, one_line};
 
 /// Bytes per heap word.
 pub const WORD_BYTES: u128 = 8;
@@ -222,7 +225,11 @@ pub fn report(profile: &Profile, opts: &Options) -> String {
     } else {
         &opts.program
     };
-    let _ = writeln!(out, "\t{program} Time and Allocation Profiling Report\n");
+    let _ = writeln!(
+        out,
+        "\t{} Time and Allocation Profiling Report\n",
+        one_line(program)
+    );
     if profile.frequency > 0 {
         let secs = total.ticks as f64 / profile.frequency as f64;
         let _ = writeln!(
@@ -264,7 +271,7 @@ pub fn report(profile: &Profile, opts: &Options) -> String {
         hidden.push(format!(
             "cost centre{} {} with subtrees",
             if opts.exclude.len() == 1 { "" } else { "s" },
-            opts.exclude.join(", ")
+            one_line(&opts.exclude.join(", "))
         ));
     }
     if !hidden.is_empty() {
@@ -308,7 +315,7 @@ pub fn report(profile: &Profile, opts: &Options) -> String {
             .map(|&c| {
                 let s = &per_cc[c];
                 let id = c as u32 + 1;
-                let mut r = vec![cc_name(id).to_string(), cc_module(id).to_string()];
+                let mut r = vec![one_line(cc_name(id)), one_line(cc_module(id))];
                 if opts.sort == SortBy::Entries {
                     r.push(s.strict.to_string());
                 }
@@ -371,11 +378,11 @@ pub fn report(profile: &Profile, opts: &Options) -> String {
         if depth > opts.max_indent {
             let _ = write!(label, "[{depth}] ");
         }
-        label.push_str(name);
+        label.push_str(&one_line(name));
         let s = &indiv[i];
         let mut r = vec![
             label,
-            cc_module(e.cost_centre).to_string(),
+            one_line(cc_module(e.cost_centre)),
             tree.number[i].to_string(),
             s.strict.to_string(),
         ];
