@@ -183,3 +183,30 @@ fn a_closed_pipe_ends_quietly() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn exclude_of_a_name_the_profile_lacks_is_an_error() {
+    let dir = scratch("exclude");
+    format::write_file_atomic(&dir.join("fib.pgcl"), &profile_fixture::fib()).unwrap();
+    let out = run(
+        &dir,
+        &[
+            "report",
+            "fib.pgcl",
+            "--exclude",
+            "Main.fib",
+            "--exclude",
+            "nothere",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        stderr,
+        "stg-prof: --exclude nothere: fib.pgcl has no cost centre named `nothere`\n\
+         stg-prof: `stg-prof report fib.pgcl` shows the names (the COST CENTRE column); \
+         --exclude takes one alone (every module's) or as MODULE.NAME (one module's)\n"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

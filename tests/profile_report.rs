@@ -2,7 +2,7 @@
 
 mod profile_fixture;
 
-use stg_run::profile::report::{Options, SortBy, report};
+use stg_run::profile::report::{Options, SortBy, report, unknown_exclusions};
 use stg_run::profile::{dump::dump, format};
 
 fn opts() -> Options {
@@ -154,4 +154,47 @@ fn control_characters_in_names_do_not_break_the_table() {
     for row in &tree {
         assert_eq!(row.chars().count(), width, "{row:?} in\n{r}");
     }
+}
+
+#[test]
+fn exclude_takes_a_name_alone_or_qualified_by_its_module() {
+    let p = profile_fixture::fib();
+    let with = |names: &[&str]| Options {
+        exclude: names.iter().map(|n| n.to_string()).collect(),
+        ..opts()
+    };
+    // `Main.main.f` (callgrind's name) hides what `main.f` hides; only the
+    // header, which repeats the name, differs.
+    let bare = report(&p, &with(&["main.f"]));
+    let qualified = report(&p, &with(&["Main.main.f"]));
+    let without_header = |r: &str| -> Vec<String> {
+        r.lines()
+            .filter(|l| !l.contains("hidden"))
+            .map(String::from)
+            .collect()
+    };
+    assert!(!qualified.contains(" main.f "), "{qualified}");
+    assert!(qualified.contains(" main.g "), "{qualified}");
+    assert_eq!(without_header(&bare), without_header(&qualified));
+    // A qualified name hides that module's cost centre only: Main's CAF
+    // holds the whole program, Prelude's holds nothing.
+    let main_caf = report(&p, &with(&["Main.CAF"]));
+    assert!(!main_caf.contains(" main "), "{main_caf}");
+    let prelude_caf = report(&p, &with(&["Prelude.CAF"]));
+    assert!(prelude_caf.contains(" main.f "), "{prelude_caf}");
+
+    let o = with(&[
+        "nothere",
+        "main.f",
+        "Main.main.f",
+        "Prelude.CAF", // declared, though no entry uses it
+        "Prelude.main",
+        "Main.",
+        "main.f.",
+    ]);
+    assert_eq!(
+        unknown_exclusions(&p, &o),
+        vec!["nothere", "Prelude.main", "Main.", "main.f."]
+    );
+    assert!(unknown_exclusions(&p, &opts()).is_empty());
 }
