@@ -403,3 +403,46 @@ fn names_with_control_characters_stay_on_their_line_in_the_hp_file() {
         vec![(5.0, vec![("a b c d".to_string(), 16.0)])]
     );
 }
+
+/// The labels under the time axis (the SVG sets them at y = 488), left to
+/// right.
+fn time_labels(chart: &str) -> Vec<String> {
+    chart
+        .lines()
+        .filter(|l| l.contains("y=\"488\" text-anchor=\"middle\">"))
+        .map(|l| l[l.find('>').unwrap() + 1..l.find("</text>").unwrap()].to_string())
+        .collect()
+}
+
+#[test]
+fn negative_sample_times_keep_their_sign() {
+    // GHC's files start at 0, but nothing forbids an earlier sample.
+    let chart = svg(&read_hp(
+        "JOB \"x\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n\
+         BEGIN_SAMPLE -5.0\nA\t9\nEND_SAMPLE -5.0\n\
+         BEGIN_SAMPLE 3.0\nA\t5\nEND_SAMPLE 3.0\n",
+    )
+    .unwrap());
+    assert!(
+        chart.contains("<title>A: peak 9 b at -5 s</title>"),
+        "{chart}"
+    );
+    assert_eq!(time_labels(&chart), ["-4", "-2", "0", "2"]);
+
+    let chart = svg(&read_hp(
+        "BEGIN_SAMPLE -1500.5\nA\t9\nEND_SAMPLE -1500.5\n\
+         BEGIN_SAMPLE -0.0001\nB\t9\nEND_SAMPLE -0.0001\n\
+         BEGIN_SAMPLE 500\nEND_SAMPLE 500\n",
+    )
+    .unwrap());
+    assert!(
+        chart.contains("A: peak 9 bytes at -1500.5 seconds"),
+        "{chart}"
+    );
+    // Rounded to three decimals, -0.0001 is 0, not "-0".
+    assert!(chart.contains("B: peak 9 bytes at 0 seconds"), "{chart}");
+    assert_eq!(
+        time_labels(&chart),
+        ["-1,500", "-1,000", "-500", "0", "500"]
+    );
+}

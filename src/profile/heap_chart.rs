@@ -192,16 +192,22 @@ fn tick_step(max: f64, n: f64) -> f64 {
     f * mag
 }
 
-/// `v` for an axis label: an integer with thousands separators, or a short
-/// decimal.
+/// `v` for an axis label or a tooltip: an integer with thousands
+/// separators, or a short decimal; negative with a minus sign (a GHC
+/// file's sample times may be negative), but never `-0`.
 fn label(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 {
+    let text = if v.fract() == 0.0 && v.abs() < 1e15 {
         super::report::thousands(v.abs() as u128)
     } else {
-        format!("{v:.3}")
+        format!("{:.3}", v.abs())
             .trim_end_matches('0')
             .trim_end_matches('.')
             .to_string()
+    };
+    if v < 0.0 && text != "0" {
+        format!("-{text}")
+    } else {
+        text
     }
 }
 
