@@ -446,3 +446,49 @@ fn negative_sample_times_keep_their_sign() {
         ["-1,500", "-1,000", "-500", "0", "500"]
     );
 }
+
+#[test]
+fn messages_quote_numbers_as_written() {
+    // As f64s these would print as 18446744073709552000, 1e23, 1.5, 10, 5
+    // and -3: not what the file says.
+    let cases = [
+        (
+            "BEGIN_SAMPLE 0\nX\t18446744073709551615\nEND_SAMPLE 0\n",
+            "line 2: the value 18446744073709551615 is out of range (at most 1e18)",
+        ),
+        (
+            "BEGIN_SAMPLE 0\nX\t99999999999999999999999\n",
+            "line 2: the value 99999999999999999999999 is out of range (at most 1e18)",
+        ),
+        (
+            "BEGIN_SAMPLE 1e300\n",
+            "line 1: BEGIN_SAMPLE's time 1e300 is out of range (at most 1e18)",
+        ),
+        (
+            "BEGIN_SAMPLE 1.50\nEND_SAMPLE 1.5000001\n",
+            "line 2: END_SAMPLE 1.5000001 ends the sample begun at time 1.50",
+        ),
+        (
+            "BEGIN_SAMPLE 10.0\nEND_SAMPLE 10.0\nBEGIN_SAMPLE 5.00\nEND_SAMPLE 5.00\n",
+            "line 4: sample time 5.00 is before the previous sample's 10.0; \
+             samples must come in time order",
+        ),
+        (
+            "BEGIN_SAMPLE 1\nmain\t-3.0\n",
+            "line 2: the value -3.0 is negative",
+        ),
+    ];
+    for (text, want) in cases {
+        assert_eq!(read_hp(text).expect_err(text), want, "{text:?}");
+    }
+    // A number of 300 digits is quoted, cut short.
+    let long = format!("BEGIN_SAMPLE 1{}\n", "0".repeat(300));
+    let err = read_hp(&long).unwrap_err();
+    assert_eq!(
+        err,
+        format!(
+            "line 1: BEGIN_SAMPLE's time 1{}… is out of range (at most 1e18)",
+            "0".repeat(38)
+        )
+    );
+}
