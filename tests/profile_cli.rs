@@ -116,3 +116,97 @@ fn help_documents_every_report_flag() {
         assert!(help.contains(flag), "{flag} missing from:\n{help}");
     }
 }
+
+/// A `.hp` file small enough to write inline: two samples of one band.
+const SMALL_HP: &str = "JOB \"fib\"\nDATE \"d\"\nSAMPLE_UNIT \"steps\"\nVALUE_UNIT \"bytes\"\n\
+                        BEGIN_SAMPLE 0.0\nEND_SAMPLE 0.0\nBEGIN_SAMPLE 10.0\nfib\t64\nEND_SAMPLE 10.0\n";
+
+/// Every subcommand, each with the inputs written by [`write_inputs`].
+const EVERY_SUBCOMMAND: [&[&str]; 5] = [
+    &["report", "fib.pgcl"],
+    &["dump", "fib.pgcl"],
+    &["callgrind", "fib.pgcl"],
+    &["html", "fib.pgcl", "--heap", "fib.hp"],
+    &["heap", "fib.hp"],
+];
+
+fn write_inputs(dir: &std::path::Path) {
+    format::write_file_atomic(&dir.join("fib.pgcl"), &profile_fixture::fib()).unwrap();
+    std::fs::write(dir.join("fib.hp"), SMALL_HP).unwrap();
+}
+
+#[test]
+fn a_failed_write_to_standard_output_is_an_error() {
+    let full = std::path::Path::new("/dev/full");
+    if !full.exists() {
+        eprintln!("skipped: no /dev/full on this system");
+        return;
+    }
+    let dir = scratch("full");
+    write_inputs(&dir);
+    for args in EVERY_SUBCOMMAND {
+        let out = Command::new(env!("CARGO_BIN_EXE_stg-prof"))
+            .args(args)
+            .current_dir(&dir)
+            .stdout(std::fs::File::create(full).unwrap())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("stg-prof: could not write the output: ")
+                && stderr.contains("No space left on device"),
+            "{args:?}: {stderr}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    let dir = scratch("pipe");
+    write_inputs(&dir);
+    for args in EVERY_SUBCOMMAND {
+        // The reading end is closed before stg-prof starts, so its first
+        // write fails with a broken pipe, every time.
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_stg-prof"))
+            .args(args)
+            .current_dir(&dir)
+            .stdout(writer)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn exclude_of_a_name_the_profile_lacks_is_an_error() {
+    let dir = scratch("exclude");
+    format::write_file_atomic(&dir.join("fib.pgcl"), &profile_fixture::fib()).unwrap();
+    let out = run(
+        &dir,
+        &[
+            "report",
+            "fib.pgcl",
+            "--exclude",
+            "Main.fib",
+            "--exclude",
+            "nothere",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        stderr,
+        "stg-prof: --exclude nothere: fib.pgcl has no cost centre named `nothere`\n\
+         stg-prof: `stg-prof report fib.pgcl` shows the names (the COST CENTRE column); \
+         --exclude takes one alone (every module's) or as MODULE.NAME (one module's)\n"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

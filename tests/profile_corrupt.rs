@@ -109,6 +109,14 @@ fn error_messages() {
         b.extend_from_slice(&g[18..]);
         b
     }));
+    cases.push(("LEB frequency 1 padded to 11 bytes", {
+        let mut b = g[..16].to_vec();
+        b.push(0x81);
+        b.extend_from_slice(&[0x80; 9]);
+        b.push(0x00);
+        b.extend_from_slice(&g[18..]);
+        b
+    }));
     cases.push(("over-long LEB ticks", {
         let mut entries = vec![];
         leb(&mut entries, 1);
@@ -219,6 +227,53 @@ fn the_kinds_are_the_documented_ones() {
     b.push(0);
     assert_eq!(read(&b).unwrap_err().offset, g.len());
     assert_eq!(k(&b), FormatErrorKind::TrailingBytes(1));
+}
+
+/// `good()` with its frequency (1000, two bytes at offset 16) replaced by
+/// `frequency`, raw bytes.
+fn with_frequency(frequency: &[u8]) -> Vec<u8> {
+    let g = good();
+    assert_eq!(&g[16..18], &[0xe8, 0x07]);
+    [&g[..16], frequency, &g[18..]].concat()
+}
+
+#[test]
+fn padded_leb_values_read_up_to_ten_bytes() {
+    // 1000 = 0x68 + 7 << 7, padded with zero groups to 10 bytes: read.
+    let mut ten = vec![0xe8, 0x87];
+    ten.extend_from_slice(&[0x80; 7]);
+    ten.push(0x00);
+    assert_eq!(read(&with_frequency(&ten)).unwrap(), read(&good()).unwrap());
+    // u64::MAX takes all 10 bytes: read.
+    let mut max = vec![0xff; 9];
+    max.push(0x01);
+    assert_eq!(read(&with_frequency(&max)).unwrap().frequency, u64::MAX);
+
+    // The same 1000 padded to 11 and 20 bytes: too long, though it fits.
+    for len in [11, 20] {
+        let mut long = vec![0xe8, 0x87];
+        long.extend(std::iter::repeat_n(0x80, len - 3));
+        long.push(0x00);
+        let e = read(&with_frequency(&long)).unwrap_err();
+        assert_eq!(e.offset, 16);
+        assert!(
+            matches!(e.kind, FormatErrorKind::LebTooLong { len: l, .. } if l == len),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains(&format!("{len} bytes long")), "{e}");
+        assert!(!e.to_string().contains("does not fit"), "{e}");
+    }
+
+    // Bits above bit 63, in the tenth byte or after it: too large.
+    let mut over = vec![0xff; 9];
+    over.push(0x02);
+    let mut far = vec![0x80; 10];
+    far.push(0x01);
+    for bytes in [over, far] {
+        let e = read(&with_frequency(&bytes)).unwrap_err();
+        assert_eq!(e.offset, 16);
+        assert!(matches!(e.kind, FormatErrorKind::LebOverflow(_)), "{e:?}");
+    }
 }
 
 #[test]

@@ -382,3 +382,113 @@ fn hp2ps_reads_what_stg_run_writes() {
         );
     }
 }
+
+#[test]
+fn names_with_control_characters_stay_on_their_line_in_the_hp_file() {
+    use stg_run::machine::heap_profile::{HeapProfile, Sample};
+    // A band is named by an `scc` label (any string) and the job by the
+    // program's file name: neither may split a line of the file.
+    let hp = HeapProfile {
+        samples: vec![Sample {
+            step: 5,
+            groups: vec![("a\rb\tc\nd".into(), 16)],
+        }],
+    };
+    let text = hp.to_hp("my\nprog", "to\rday");
+    let read = read_hp(&text).unwrap();
+    assert_eq!(read.job, "my prog");
+    assert_eq!(read.date, "to day");
+    assert_eq!(
+        read.samples,
+        vec![(5.0, vec![("a b c d".to_string(), 16.0)])]
+    );
+}
+
+/// The labels under the time axis (the SVG sets them at y = 488), left to
+/// right.
+fn time_labels(chart: &str) -> Vec<String> {
+    chart
+        .lines()
+        .filter(|l| l.contains("y=\"488\" text-anchor=\"middle\">"))
+        .map(|l| l[l.find('>').unwrap() + 1..l.find("</text>").unwrap()].to_string())
+        .collect()
+}
+
+#[test]
+fn negative_sample_times_keep_their_sign() {
+    // GHC's files start at 0, but nothing forbids an earlier sample.
+    let chart = svg(&read_hp(
+        "JOB \"x\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n\
+         BEGIN_SAMPLE -5.0\nA\t9\nEND_SAMPLE -5.0\n\
+         BEGIN_SAMPLE 3.0\nA\t5\nEND_SAMPLE 3.0\n",
+    )
+    .unwrap());
+    assert!(
+        chart.contains("<title>A: peak 9 b at -5 s</title>"),
+        "{chart}"
+    );
+    assert_eq!(time_labels(&chart), ["-4", "-2", "0", "2"]);
+
+    let chart = svg(&read_hp(
+        "BEGIN_SAMPLE -1500.5\nA\t9\nEND_SAMPLE -1500.5\n\
+         BEGIN_SAMPLE -0.0001\nB\t9\nEND_SAMPLE -0.0001\n\
+         BEGIN_SAMPLE 500\nEND_SAMPLE 500\n",
+    )
+    .unwrap());
+    assert!(
+        chart.contains("A: peak 9 bytes at -1500.5 seconds"),
+        "{chart}"
+    );
+    // Rounded to three decimals, -0.0001 is 0, not "-0".
+    assert!(chart.contains("B: peak 9 bytes at 0 seconds"), "{chart}");
+    assert_eq!(
+        time_labels(&chart),
+        ["-1,500", "-1,000", "-500", "0", "500"]
+    );
+}
+
+#[test]
+fn messages_quote_numbers_as_written() {
+    // As f64s these would print as 18446744073709552000, 1e23, 1.5, 10, 5
+    // and -3: not what the file says.
+    let cases = [
+        (
+            "BEGIN_SAMPLE 0\nX\t18446744073709551615\nEND_SAMPLE 0\n",
+            "line 2: the value 18446744073709551615 is out of range (at most 1e18)",
+        ),
+        (
+            "BEGIN_SAMPLE 0\nX\t99999999999999999999999\n",
+            "line 2: the value 99999999999999999999999 is out of range (at most 1e18)",
+        ),
+        (
+            "BEGIN_SAMPLE 1e300\n",
+            "line 1: BEGIN_SAMPLE's time 1e300 is out of range (at most 1e18)",
+        ),
+        (
+            "BEGIN_SAMPLE 1.50\nEND_SAMPLE 1.5000001\n",
+            "line 2: END_SAMPLE 1.5000001 ends the sample begun at time 1.50",
+        ),
+        (
+            "BEGIN_SAMPLE 10.0\nEND_SAMPLE 10.0\nBEGIN_SAMPLE 5.00\nEND_SAMPLE 5.00\n",
+            "line 4: sample time 5.00 is before the previous sample's 10.0; \
+             samples must come in time order",
+        ),
+        (
+            "BEGIN_SAMPLE 1\nmain\t-3.0\n",
+            "line 2: the value -3.0 is negative",
+        ),
+    ];
+    for (text, want) in cases {
+        assert_eq!(read_hp(text).expect_err(text), want, "{text:?}");
+    }
+    // A number of 300 digits is quoted, cut short.
+    let long = format!("BEGIN_SAMPLE 1{}\n", "0".repeat(300));
+    let err = read_hp(&long).unwrap_err();
+    assert_eq!(
+        err,
+        format!(
+            "line 1: BEGIN_SAMPLE's time 1{}… is out of range (at most 1e18)",
+            "0".repeat(38)
+        )
+    );
+}

@@ -2,7 +2,7 @@
 
 mod profile_fixture;
 
-use stg_run::profile::report::{Options, SortBy, report};
+use stg_run::profile::report::{Options, SortBy, report, unknown_exclusions};
 use stg_run::profile::{dump::dump, format};
 
 fn opts() -> Options {
@@ -122,4 +122,79 @@ fn report_with_counters_at_u64_max_does_not_overflow() {
     };
     let r = report(&p, &o);
     assert!(r.contains("100.0"), "{r}");
+}
+
+#[test]
+fn control_characters_in_names_do_not_break_the_table() {
+    // Labels are any string literal: `scc "main\nf"` is a valid program.
+    let mut p = profile_fixture::fib();
+    p.cost_centres[4].name = "main\nf".into();
+    p.cost_centres[5].name = "main\tg\r".into();
+    p.modules[2] = "Ma\u{7}in".into();
+    let o = Options {
+        program: "f\nib".into(),
+        ..opts()
+    };
+    let r = report(&p, &o);
+    for line in r.lines() {
+        // The header's lines start with a tab, as GHC's do.
+        let body = line.strip_prefix('\t').unwrap_or(line);
+        assert!(!body.chars().any(char::is_control), "{line:?} in\n{r}");
+    }
+    // One row per cost centre in the top table, one per entry in the tree.
+    assert_eq!(r.lines().filter(|l| l.starts_with("main f ")).count(), 1);
+    assert_eq!(r.lines().filter(|l| l.starts_with("   main f ")).count(), 1);
+    assert_eq!(r.lines().filter(|l| l.starts_with("   main g ")).count(), 1);
+    assert!(r.starts_with("\tf ib Time and Allocation Profiling Report\n"));
+    // The columns stay aligned: every row of the tree is as long as its
+    // header (no cell in the last column is wider than "%alloc").
+    let tree: Vec<&str> = r.lines().skip_while(|l| !l.contains("no.")).collect();
+    let width = tree[0].chars().count();
+    assert!(tree.len() > 5);
+    for row in &tree {
+        assert_eq!(row.chars().count(), width, "{row:?} in\n{r}");
+    }
+}
+
+#[test]
+fn exclude_takes_a_name_alone_or_qualified_by_its_module() {
+    let p = profile_fixture::fib();
+    let with = |names: &[&str]| Options {
+        exclude: names.iter().map(|n| n.to_string()).collect(),
+        ..opts()
+    };
+    // `Main.main.f` (callgrind's name) hides what `main.f` hides; only the
+    // header, which repeats the name, differs.
+    let bare = report(&p, &with(&["main.f"]));
+    let qualified = report(&p, &with(&["Main.main.f"]));
+    let without_header = |r: &str| -> Vec<String> {
+        r.lines()
+            .filter(|l| !l.contains("hidden"))
+            .map(String::from)
+            .collect()
+    };
+    assert!(!qualified.contains(" main.f "), "{qualified}");
+    assert!(qualified.contains(" main.g "), "{qualified}");
+    assert_eq!(without_header(&bare), without_header(&qualified));
+    // A qualified name hides that module's cost centre only: Main's CAF
+    // holds the whole program, Prelude's holds nothing.
+    let main_caf = report(&p, &with(&["Main.CAF"]));
+    assert!(!main_caf.contains(" main "), "{main_caf}");
+    let prelude_caf = report(&p, &with(&["Prelude.CAF"]));
+    assert!(prelude_caf.contains(" main.f "), "{prelude_caf}");
+
+    let o = with(&[
+        "nothere",
+        "main.f",
+        "Main.main.f",
+        "Prelude.CAF", // declared, though no entry uses it
+        "Prelude.main",
+        "Main.",
+        "main.f.",
+    ]);
+    assert_eq!(
+        unknown_exclusions(&p, &o),
+        vec!["nothere", "Prelude.main", "Main.", "main.f."]
+    );
+    assert!(unknown_exclusions(&p, &opts()).is_empty());
 }

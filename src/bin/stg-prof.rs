@@ -46,8 +46,11 @@ enum Command {
         #[arg(long, value_name = "N", default_value_t = 0)]
         min_words: u64,
         /// Hide every entry of the cost centre named NAME, with its subtree,
-        /// and its row in the top table (repeatable). Costs are not
-        /// re-attributed: parents' inherited figures still include them.
+        /// and its row in the top table (repeatable). NAME is a name of the
+        /// COST CENTRE column (hiding it in every module) or MODULE.NAME
+        /// (in that module only); a NAME that names no cost centre of the
+        /// profile is an error. Costs are not re-attributed:
+        /// parents' inherited figures still include them.
         #[arg(long, value_name = "NAME")]
         exclude: Vec<String>,
         /// Add raw columns: individual ticks and bytes allocated (like GHC's -P).
@@ -142,6 +145,32 @@ fn heap_svg(file: &std::path::Path) -> Result<String, String> {
     Ok(heap_chart::svg(&hp))
 }
 
+/// An error naming every `--exclude` name that names no cost centre of the
+/// profile in `file`, and where to find the names.
+fn check_exclusions(
+    p: &stg_run::profile::Profile,
+    opts: &report::Options,
+    file: &std::path::Path,
+) -> Result<(), String> {
+    let unknown = report::unknown_exclusions(p, opts);
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    let mut msg = String::new();
+    for name in unknown {
+        msg.push_str(&format!(
+            "stg-prof: --exclude {name}: {} has no cost centre named `{name}`\n",
+            file.display()
+        ));
+    }
+    msg.push_str(&format!(
+        "stg-prof: `stg-prof report {}` shows the names (the COST CENTRE column); \
+         --exclude takes one alone (every module's) or as MODULE.NAME (one module's)",
+        file.display()
+    ));
+    Err(msg)
+}
+
 /// The program a profile is of: the file's stem (`nfib` for `nfib.pgcl`).
 fn program_name(file: &std::path::Path) -> String {
     file.file_stem()
@@ -177,7 +206,7 @@ fn main() -> ExitCode {
             all_columns,
             top,
             max_indent,
-        } => load(&file).map(|p| {
+        } => load(&file).and_then(|p| {
             let program = program_name(&file);
             let opts = report::Options {
                 program,
@@ -196,21 +225,32 @@ fn main() -> ExitCode {
                 top,
                 max_indent,
             };
-            report::report(&p, &opts)
+            check_exclusions(&p, &opts, &file)?;
+            Ok(report::report(&p, &opts))
         }),
     };
-    match result {
-        Ok(text) => {
-            use std::io::Write;
-            let mut out = std::io::stdout().lock();
-            // A closed pipe (e.g. `| head`) is not an error worth a panic.
-            let _ = out.write_all(text.as_bytes());
-            let _ = out.flush();
-            ExitCode::SUCCESS
-        }
+    match result.and_then(|text| emit(&text)) {
+        Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
-            eprintln!("{msg}");
+            // Not `eprintln!`, which panics when standard error cannot be
+            // written either.
+            use std::io::Write;
+            let _ = writeln!(std::io::stderr().lock(), "{msg}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Writes `text` to standard output and flushes it. A failed write (a full
+/// disk, `> /dev/full`) is an error: the output is incomplete. A closed pipe
+/// (`stg-prof report x.pgcl | head`) is the reader's choice, not a failure:
+/// nothing is said and the status stays 0, as for `stg-run`.
+fn emit(text: &str) -> Result<(), String> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(format!("stg-prof: could not write the output: {e}")),
     }
 }

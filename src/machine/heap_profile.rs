@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use crate::gc::{Heap, Info, Tag};
 use crate::machine::accounting::Accounting;
 use crate::machine::code::{Code, ExprCode, VarRef};
+use crate::profile::one_line;
 use crate::stg::syntax::Flag;
 
 /// How a census groups closures (`--heap-profile=cc|kind|descr`).
@@ -38,8 +39,8 @@ impl HeapProfile {
     pub fn to_hp(&self, job: &str, date: &str) -> String {
         let mut s = format!(
             "JOB \"{}\"\nDATE \"{}\"\nSAMPLE_UNIT \"steps\"\nVALUE_UNIT \"bytes\"\n",
-            job.replace('"', "'"),
-            date.replace('"', "'")
+            one_line(job).replace('"', "'"),
+            one_line(date).replace('"', "'")
         );
         // Sample times are written with a decimal point, as GHC writes
         // them: hp2ps reads a floating-point number after BEGIN_SAMPLE and
@@ -47,7 +48,7 @@ impl HeapProfile {
         for sample in &self.samples {
             s.push_str(&format!("BEGIN_SAMPLE {}.0\n", sample.step));
             for (g, bytes) in &sample.groups {
-                s.push_str(&format!("{}\t{}\n", g.replace(['\t', '\n'], " "), bytes));
+                s.push_str(&format!("{}\t{}\n", one_line(g), bytes));
             }
             s.push_str(&format!("END_SAMPLE {}.0\n", sample.step));
         }

@@ -38,9 +38,9 @@
 
 use std::fmt::Write;
 
-use super::Profile;
 use super::report::WORD_BYTES;
 use super::tree::{Sums, Tree};
+use super::{Profile, one_line};
 
 /// The event names, in column order.
 const EVENTS: [(&str, &str); 6] = [
@@ -69,15 +69,6 @@ fn cost_line(out: &mut String, s: &Sums) {
         let _ = write!(out, " {c}");
     }
     out.push('\n');
-}
-
-/// `s` with line breaks and other control characters as spaces: the format
-/// is line-based, and a name (from any `.pgcl` file) runs to the end of its
-/// line.
-fn one_line(s: &str) -> String {
-    s.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
 }
 
 /// The callgrind file for `profile`; `program` names the run (`cmd:`).

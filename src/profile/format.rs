@@ -14,6 +14,11 @@
 //! Both directions are iterative: a tree nested millions deep is written and
 //! read with an explicit stack, never with Rust recursion.
 //!
+//! An LEB128 value may be padded with zero groups (`0x81 0x00` is 1) up to
+//! [`MAX_LEB_BYTES`], the most a 64-bit value takes, which is where the
+//! `leb128` crate stops; a longer one is refused as too long (if its value
+//! fits) or too large (if it does not).
+//!
 //! The reader never panics and never allocates more than the file justifies:
 //! every count read from the file is checked against the bytes that remain
 //! (a module needs at least 1 byte, a cost centre 2, an entry 8) before
@@ -35,6 +40,9 @@ pub const VERSION: u32 = 2;
 /// Default nesting limit of [`read`]: entries on the path from the root
 /// (the root alone is depth 1).
 pub const DEFAULT_MAX_DEPTH: usize = 1 << 24;
+
+/// The longest LEB128 encoding read: ten groups of seven bits hold 64 bits.
+pub const MAX_LEB_BYTES: usize = 10;
 
 /// The smallest encoding of one entry: eight one-byte LEB fields.
 const MIN_ENTRY_BYTES: usize = 8;
@@ -119,6 +127,12 @@ pub enum FormatErrorKind {
     Truncated(Field),
     /// An LEB128 value that does not fit in 64 bits.
     LebOverflow(Field),
+    /// An LEB128 value that fits in 64 bits but is padded with zero groups
+    /// to `len` bytes, more than [`MAX_LEB_BYTES`].
+    LebTooLong {
+        field: Field,
+        len: usize,
+    },
     /// Module id 0 or beyond the declared module count.
     ModuleIdOutOfRange {
         cost_centre: u32,
@@ -179,6 +193,12 @@ impl fmt::Display for FormatError {
             FormatErrorKind::LebOverflow(field) => write!(
                 f,
                 "{field} is an LEB128 number that does not fit in 64 bits"
+            ),
+            FormatErrorKind::LebTooLong { field, len } => write!(
+                f,
+                "{field} is an LEB128 number {len} bytes long: its value fits in 64 \
+                 bits, but this reader takes at most {MAX_LEB_BYTES} bytes, the most a \
+                 64-bit number needs (it is padded with zero groups)"
             ),
             FormatErrorKind::ModuleIdOutOfRange {
                 cost_centre,
@@ -557,8 +577,22 @@ impl<'a> Reader<'a> {
         self.pos = start + (before - rest.len());
         match r {
             Ok(v) => Ok(v),
+            // The crate stops at the tenth byte if that byte has bits above
+            // bit 63 or a continuation bit, and reads on to the end of the
+            // number: its bytes say which of the two it is.
             Err(leb128::read::Error::Overflow) => {
-                Err(self.err(start, FormatErrorKind::LebOverflow(field)))
+                let number = &self.bytes[start..self.pos];
+                let high_bits = number.get(MAX_LEB_BYTES - 1).is_some_and(|b| b & 0x7e != 0)
+                    || number.iter().skip(MAX_LEB_BYTES).any(|b| b & 0x7f != 0);
+                let kind = if high_bits {
+                    FormatErrorKind::LebOverflow(field)
+                } else {
+                    FormatErrorKind::LebTooLong {
+                        field,
+                        len: number.len(),
+                    }
+                };
+                Err(self.err(start, kind))
             }
             Err(leb128::read::Error::IoError(_)) => {
                 Err(self.err(start, FormatErrorKind::Truncated(field)))

@@ -48,20 +48,25 @@ pub fn read_hp(text: &str) -> Result<HeapFile, String> {
         value_unit: "bytes".into(),
         ..HeapFile::default()
     };
-    // The sample being read, and the line it began on.
-    let mut open: Option<(Sample, usize)> = None;
+    // The sample being read, the line it began on and its time as written.
+    let mut open: Option<(Sample, usize, &str)> = None;
+    // The last sample's time as written.
+    let mut last_time = "";
+    // Messages quote numbers as written (an f64 would print
+    // 18446744073709551615 as 18446744073709552000).
     let number = |s: &str, line: usize, what: &str| -> Result<f64, String> {
         let v = s
             .trim()
             .parse::<f64>()
             .ok()
             .filter(|v| v.is_finite())
-            .ok_or_else(|| format!("line {line}: {what} `{}` is not a number", s.trim()))?;
+            .ok_or_else(|| format!("line {line}: {what} `{}` is not a number", quote(s)))?;
         // Bytes and sample times of any real run are far below this; the
         // bound keeps every sum and axis of the chart finite.
         if v.abs() > MAX_NUMBER {
             return Err(format!(
-                "line {line}: {what} {v} is out of range (at most {MAX_NUMBER:e})"
+                "line {line}: {what} {} is out of range (at most {MAX_NUMBER:e})",
+                quote(s)
             ));
         }
         Ok(v)
@@ -97,37 +102,42 @@ pub fn read_hp(text: &str) -> Result<HeapFile, String> {
                 number(rest, line, "MARK's time")?;
             }
             "BEGIN_SAMPLE" => {
-                if let Some((_, at)) = open {
+                if let Some((_, at, _)) = open {
                     return Err(format!(
                         "line {line}: BEGIN_SAMPLE inside the sample begun on line {at}; \
                          end it with END_SAMPLE first"
                     ));
                 }
                 let t = number(rest, line, "BEGIN_SAMPLE's time")?;
-                open = Some(((t, Vec::new()), line));
+                open = Some(((t, Vec::new()), line, rest.trim()));
             }
             "END_SAMPLE" => {
-                let Some(((t, bands), _)) = open.take() else {
+                let Some(((t, bands), _, begun)) = open.take() else {
                     return Err(format!("line {line}: END_SAMPLE without a BEGIN_SAMPLE"));
                 };
                 let end = number(rest, line, "END_SAMPLE's time")?;
                 if end != t {
                     return Err(format!(
-                        "line {line}: END_SAMPLE {end} ends the sample begun at time {t}"
+                        "line {line}: END_SAMPLE {} ends the sample begun at time {}",
+                        quote(rest),
+                        quote(begun)
                     ));
                 }
                 if let Some((last, _)) = hp.samples.last()
                     && t < *last
                 {
                     return Err(format!(
-                        "line {line}: sample time {t} is before the previous sample's {last}; \
-                         samples must come in time order"
+                        "line {line}: sample time {} is before the previous sample's {}; \
+                         samples must come in time order",
+                        quote(begun),
+                        quote(last_time)
                     ));
                 }
                 hp.samples.push((t, bands));
+                last_time = begun;
             }
             _ => {
-                let Some(((_, bands), _)) = open.as_mut() else {
+                let Some(((_, bands), _, _)) = open.as_mut() else {
                     return Err(format!(
                         "line {line}: `{}` is outside a sample: expected JOB, DATE, \
                          SAMPLE_UNIT, VALUE_UNIT, MARK or BEGIN_SAMPLE",
@@ -142,7 +152,10 @@ pub fn read_hp(text: &str) -> Result<HeapFile, String> {
                 };
                 let value = number(&body[cut..], line, "the value")?;
                 if value < 0.0 {
-                    return Err(format!("line {line}: the value {value} is negative"));
+                    return Err(format!(
+                        "line {line}: the value {} is negative",
+                        quote(&body[cut..])
+                    ));
                 }
                 bands.push((body[..cut].trim_end().to_string(), value));
             }
@@ -154,12 +167,28 @@ pub fn read_hp(text: &str) -> Result<HeapFile, String> {
                 .to_string(),
         );
     }
-    if let Some((_, at)) = open {
+    if let Some((_, at, _)) = open {
         return Err(format!(
             "the sample begun on line {at} has no END_SAMPLE (is the file cut short?)"
         ));
     }
     Ok(hp)
+}
+
+/// Characters of a number quoted in an error message.
+const QUOTED_CHARS: usize = 40;
+
+/// The text of a number as written, for an error message; cut short if
+/// it is very long.
+fn quote(s: &str) -> String {
+    let s = s.trim();
+    if s.chars().count() > QUOTED_CHARS {
+        let mut cut: String = s.chars().take(QUOTED_CHARS - 1).collect();
+        cut.push('…');
+        cut
+    } else {
+        s.to_string()
+    }
 }
 
 /// Characters of a band's name shown in the legend.
@@ -192,16 +221,22 @@ fn tick_step(max: f64, n: f64) -> f64 {
     f * mag
 }
 
-/// `v` for an axis label: an integer with thousands separators, or a short
-/// decimal.
+/// `v` for an axis label or a tooltip: an integer with thousands
+/// separators, or a short decimal; negative with a minus sign (a GHC
+/// file's sample times may be negative), but never `-0`.
 fn label(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 {
+    let text = if v.fract() == 0.0 && v.abs() < 1e15 {
         super::report::thousands(v.abs() as u128)
     } else {
-        format!("{v:.3}")
+        format!("{:.3}", v.abs())
             .trim_end_matches('0')
             .trim_end_matches('.')
             .to_string()
+    };
+    if v < 0.0 && text != "0" {
+        format!("-{text}")
+    } else {
+        text
     }
 }
 

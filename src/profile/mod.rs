@@ -78,6 +78,16 @@ impl Profile {
     }
 }
 
+/// `s` with line breaks, tabs and other control characters as spaces, for
+/// line-based output: a name (from any `.pgcl` or `.hp` file, or a file
+/// name) then stays on its line and in its column. Shared by the report,
+/// the callgrind file and the `.hp` writer.
+pub(crate) fn one_line(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
 /// `s` as text of HTML or SVG (XML): `<`, `>`, `&` and `"` as entities,
 /// control characters (not allowed in either) as spaces. Shared by the HTML
 /// page and the heap chart.

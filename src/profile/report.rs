@@ -23,8 +23,16 @@
 //!   own. The root is always shown.
 //! - `exclude` hides every entry of a cost centre with that name, with its
 //!   whole subtree, like `convertprofile --exclude`, and its row in the top
-//!   table. Nothing is re-attributed: a parent's inherited figures still
-//!   include the hidden subtree.
+//!   table. A name is a label alone (`safe`: the cost centres of that label
+//!   in every module) or qualified as `Module.label` (`queens.safe`: that
+//!   module's only, the name `stg-prof callgrind` gives it). A name that
+//!   names no cost centre of the profile is an error
+//!   ([`unknown_exclusions`]), so a misspelling never passes for a filter.
+//!   Nothing is re-attributed: a parent's inherited figures still include
+//!   the hidden subtree.
+//! - Names (cost centres, modules, the program) are printed with control
+//!   characters as spaces, so that a label holding a newline or a tab
+//!   keeps its row on one line and the columns aligned.
 //! - Indentation (one space per level, as GHC) stops at `max_indent`; deeper
 //!   entries are prefixed with their depth in brackets, e.g. `[1234] fib`.
 //!
@@ -33,8 +41,8 @@
 
 use std::fmt::Write;
 
-use super::Profile;
 use super::tree::{Sums, Tree};
+use super::{CostCentreDecl, Profile, one_line};
 
 /// Bytes per heap word.
 pub const WORD_BYTES: u128 = 8;
@@ -199,6 +207,28 @@ fn table(
     }
 }
 
+/// Whether `name` (an `exclude` name) names `cc`: its label alone, or
+/// `Module.label`.
+fn names(profile: &Profile, cc: &CostCentreDecl, name: &str) -> bool {
+    cc.name == name
+        || name
+            .strip_prefix(profile.module_of(cc))
+            .and_then(|rest| rest.strip_prefix('.'))
+            == Some(cc.name.as_str())
+}
+
+/// The names of `opts.exclude` that name no cost centre declared in
+/// `profile` (neither as a label nor as `Module.label`), in the order given.
+/// A cost centre the file declares but no entry uses is a name of the
+/// profile, so excluding it is not an error (it hides nothing).
+pub fn unknown_exclusions<'a>(profile: &Profile, opts: &'a Options) -> Vec<&'a str> {
+    opts.exclude
+        .iter()
+        .filter(|x| !profile.cost_centres.iter().any(|cc| names(profile, cc, x)))
+        .map(String::as_str)
+        .collect()
+}
+
 /// The report for `profile`.
 pub fn report(profile: &Profile, opts: &Options) -> String {
     let tree = Tree::new(profile);
@@ -212,7 +242,11 @@ pub fn report(profile: &Profile, opts: &Options) -> String {
             .cost_centre(id)
             .map_or("?", |c| profile.module_of(c))
     };
-    let excluded = |id: u32| opts.exclude.iter().any(|x| x == cc_name(id));
+    let excluded = |id: u32| {
+        profile
+            .cost_centre(id)
+            .is_some_and(|cc| opts.exclude.iter().any(|x| names(profile, cc, x)))
+    };
 
     let mut out = String::new();
 
@@ -222,7 +256,11 @@ pub fn report(profile: &Profile, opts: &Options) -> String {
     } else {
         &opts.program
     };
-    let _ = writeln!(out, "\t{program} Time and Allocation Profiling Report\n");
+    let _ = writeln!(
+        out,
+        "\t{} Time and Allocation Profiling Report\n",
+        one_line(program)
+    );
     if profile.frequency > 0 {
         let secs = total.ticks as f64 / profile.frequency as f64;
         let _ = writeln!(
@@ -264,7 +302,7 @@ pub fn report(profile: &Profile, opts: &Options) -> String {
         hidden.push(format!(
             "cost centre{} {} with subtrees",
             if opts.exclude.len() == 1 { "" } else { "s" },
-            opts.exclude.join(", ")
+            one_line(&opts.exclude.join(", "))
         ));
     }
     if !hidden.is_empty() {
@@ -308,7 +346,7 @@ pub fn report(profile: &Profile, opts: &Options) -> String {
             .map(|&c| {
                 let s = &per_cc[c];
                 let id = c as u32 + 1;
-                let mut r = vec![cc_name(id).to_string(), cc_module(id).to_string()];
+                let mut r = vec![one_line(cc_name(id)), one_line(cc_module(id))];
                 if opts.sort == SortBy::Entries {
                     r.push(s.strict.to_string());
                 }
@@ -371,11 +409,11 @@ pub fn report(profile: &Profile, opts: &Options) -> String {
         if depth > opts.max_indent {
             let _ = write!(label, "[{depth}] ");
         }
-        label.push_str(name);
+        label.push_str(&one_line(name));
         let s = &indiv[i];
         let mut r = vec![
             label,
-            cc_module(e.cost_centre).to_string(),
+            one_line(cc_module(e.cost_centre)),
             tree.number[i].to_string(),
             s.strict.to_string(),
         ];
