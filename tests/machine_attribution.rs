@@ -276,3 +276,21 @@ main = {} \\u {} ->
     assert!(r.result.error.is_none(), "{:?}", r.result.error);
     assert_eq!(r.out, "P 6 Hidden\n");
 }
+
+/// `scc "CAF"` is the module's `CAF` cost centre (one label, one cost
+/// centre per module), not a second cost centre of the same name.
+#[test]
+fn scc_caf_is_the_modules_caf() {
+    let text = "main = {} \\u {} -> scc \"CAF\" (Nil {})\n";
+    let r = run_text("t.stg", text, false, AutoCc::None, &flat()).result;
+    let cafs = r
+        .profile
+        .cost_centres
+        .iter()
+        .filter(|c| c.name == "CAF")
+        .count();
+    assert_eq!(cafs, 1, "{:?}", r.profile.cost_centres);
+    // The thunk `main` (lazy call) and the annotation (strict call).
+    let caf = flat_counters(&r, "CAF");
+    assert_eq!((caf.lazy_calls, caf.strict_calls), (1, 1));
+}

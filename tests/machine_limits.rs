@@ -335,3 +335,29 @@ fn many_arguments_lower_in_linear_space() {
     assert!(r.result.error.is_none(), "{:?}", r.result.error);
     assert_eq!(r.out, "<function>\n");
 }
+
+/// A limit met before `main`'s first rule fires names `main`'s definition,
+/// not the first line of the Prelude (where the synthetic `main {}` used to
+/// point), on both engines.
+#[test]
+fn a_limit_at_the_first_step_names_main() {
+    let text = "nil = {} \\r {} -> Nil {}\nmain = {} \\u {} -> nil {}\n";
+    for engine in [Engine::Fast, Engine::Reference] {
+        for options in [
+            RunOptions {
+                max_steps: Some(0),
+                engine,
+                ..flat()
+            },
+            RunOptions {
+                max_heap: Some(0),
+                engine,
+                ..flat()
+            },
+        ] {
+            let r = run_text("t.stg", text, true, AutoCc::None, &options);
+            let e = r.result.error.expect("stops at once");
+            assert_eq!(e.location.as_deref(), Some("t.stg:2:8"), "{e}");
+        }
+    }
+}

@@ -67,9 +67,11 @@ pub(crate) fn closure_span(code: &Code, heap: &Heap, a: Addr) -> Option<Span> {
     }
 }
 
-/// `file:line:col` of a span, when it names a file of this run.
+/// `file:line:col` of a span, when it names a file of this run. Synthetic
+/// code (the bodies of partial applications and constructor values) has
+/// the default span and no place.
 pub(crate) fn location(sources: &SourceMap, span: Span) -> Option<String> {
-    if span == Span::default() && sources.files().next().is_none() {
+    if span == Span::default() {
         None
     } else if (span.file as usize) < sources.files().count() {
         Some(sources.location(span))

@@ -377,7 +377,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             max_stack_bytes,
             rs_words: 0,
             gc_stress: options.gc_stress,
-            span: Span::default(),
+            span: code.expr(code.main_app).span,
             scratch: Vec::new(),
             started: Instant::now(),
         }

@@ -105,12 +105,20 @@ pub fn lower(program: &Program) -> Result<Code, LowerError> {
     // The initial code `main {}` and synthetic bodies for partial
     // applications and constructor values.
     let main = l.code.main;
+    // `main {}` is placed at `main`'s definition: errors before its first
+    // step (a limit of 0 steps, a heap too small for the globals) name it.
+    let main_span = l
+        .code
+        .globals
+        .get(main as usize)
+        .and_then(|g| l.code.lambdas.get(g.lambda as usize))
+        .map_or(Span::default(), |lam| lam.span);
     l.code.main_app = l.push(
         ExprCode::App {
             fun: VarRef::Global(main),
             args: Vec::new(),
         },
-        Span::default(),
+        main_span,
     );
     l.code.pap_app = l.push(ExprCode::ApplyEnv, Span::default());
     for c in 0..l.code.cons.len() {

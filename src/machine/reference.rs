@@ -231,7 +231,7 @@ impl<'a> Machine<'a> {
             rs_words: 0,
             gc_stress: options.gc_stress,
             trace: options.trace,
-            span: Span::default(),
+            span: code.expr(code.main_app).span,
             started: Instant::now(),
         }
     }
@@ -1315,6 +1315,7 @@ impl<'a> Machine<'a> {
             Control::Eval(e, _) => {
                 let node = self.code.expr(*e);
                 let src = if node.span != Span::default()
+                    && *e != self.code.main_app
                     && (node.span.file as usize) < self.sources.files().count()
                 {
                     let f = self.sources.file(node.span.file);
@@ -1324,8 +1325,9 @@ impl<'a> Machine<'a> {
                 } else {
                     None
                 };
-                // Synthetic code (the initial `main {}`, partial applications,
-                // constructor values) has no source text.
+                // Synthetic code (the initial `main {}`, placed at `main`'s
+                // definition, partial applications, constructor values) has
+                // no source text of its own.
                 let vars = |n: usize, from: usize| {
                     (from..from + n)
                         .map(|i| format!("x{i}"))

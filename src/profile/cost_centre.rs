@@ -44,6 +44,10 @@ impl CostCentreTable {
                 name: "CAF".to_string(),
             });
             t.cafs.push(t.cost_centres.len() as CcId);
+            // `scc "CAF"` is this cost centre: one label, one cost centre
+            // per module (LANGUAGE.md), and the module's `CAF` is named so.
+            t.by_label
+                .insert((mi, "CAF".to_string()), t.cost_centres.len() as CcId);
             // Pre-order, source order, with an explicit stack (no recursion).
             let mut work: Vec<&Expr> = module
                 .bindings
