@@ -79,10 +79,21 @@ impl Diagnostic {
                     .with_color(color)
                     .with_index_type(ariadne::IndexType::Byte),
             )
-            .with_message(&self.message)
-            .with_label(Label::new((name(self.span), self.span.range())).with_message(&self.label));
-        for (span, label) in &self.related {
-            report = report.with_label(Label::new((name(*span), span.range())).with_message(label));
+            .with_message(&self.message);
+        // Labels in source order, the primary label's file first: ariadne
+        // shows labels of one file in one snippet only while their lines
+        // ascend, and heads every snippet of the primary's file with the
+        // primary's line:col, so a related label above the primary one
+        // would get a snippet of its own under the wrong line:col.
+        let mut labels: Vec<(Span, &str)> = vec![(self.span, self.label.as_str())];
+        labels.extend(self.related.iter().map(|(s, l)| (*s, l.as_str())));
+        labels.sort_by_key(|(s, _)| (s.file != self.span.file, s.file, s.start));
+        for (order, (span, label)) in labels.into_iter().enumerate() {
+            report = report.with_label(
+                Label::new((name(span), span.range()))
+                    .with_message(label)
+                    .with_order(order as i32),
+            );
         }
         if let Some(help) = &self.help {
             report = report.with_help(help);
