@@ -66,7 +66,8 @@ fn profile_file_through_a_symlink_keeps_the_link() {
 }
 
 /// A device is written to, not replaced by a file: `/dev/full`'s "no space
-/// left" is an error (exit status 1), and the device is still there.
+/// left" is an error (exit status 1, or the run's own status after a
+/// runtime error), and the device is still there.
 #[cfg(target_os = "linux")]
 #[test]
 fn profile_file_on_a_full_device_is_an_error() {
@@ -89,6 +90,14 @@ fn profile_file_on_a_full_device_is_an_error() {
         "{err}"
     );
     assert!(is_device(full), "/dev/full is still a device");
+    // After a runtime error the run's status stays: 3, with both messages.
+    let out = stg_run(&[program("no_match").as_str(), "--profile-file", "/dev/full"]);
+    assert_eq!(out.status.code(), Some(3));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("no matching alternative") && err.contains("No space left"),
+        "{err}"
+    );
 }
 
 /// A directory named as the profile file: an error that says so.

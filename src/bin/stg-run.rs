@@ -363,20 +363,23 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
     drop(out);
     drop(trace);
 
-    let mut status = ExitCode::SUCCESS;
-    if let Some(error) = &result.error {
+    // The run's status (3, 130) wins over a failed write (1): it says what
+    // happened to the program, and the write's message is on stderr.
+    let run_status = result.error.as_ref().map(|error| {
         // `RuntimeError`'s Display already starts with "runtime error:".
         say(&format!("stg-run: {error}\n"));
-        status = ExitCode::from(match error.kind {
+        match error.kind {
             machine::ErrorKind::Interrupted => INTERRUPTED,
             _ => 3,
-        });
-    }
+        }
+    });
+    let mut status = ExitCode::from(run_status.unwrap_or(0));
+    let io_status = ExitCode::from(run_status.unwrap_or(1));
     if let Err(e) = flushed {
         // A closed pipe (`stg-run prog.stg | head`) is the reader's choice, not our failure.
         if e.kind() != io::ErrorKind::BrokenPipe {
             say(&format!("stg-run: cannot write the output: {e}\n"));
-            status = ExitCode::from(1);
+            status = io_status;
         }
     }
     if cli.stats {
@@ -393,7 +396,7 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
                 "stg-run: cannot write the profile to {}: {e}\n",
                 path.display()
             ));
-            status = ExitCode::from(1);
+            status = io_status;
         }
     }
     if let Some(heap) = &result.heap_profile {
@@ -409,7 +412,7 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
                 "stg-run: cannot write the heap profile to {}: {e}\n",
                 path.display()
             ));
-            status = ExitCode::from(1);
+            status = io_status;
         }
     }
     Ok(status)
