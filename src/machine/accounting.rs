@@ -79,6 +79,25 @@ impl Accounting {
         }
     }
 
+    /// Applying a partial application of `args` arguments that captured
+    /// `captured`, of a function that captured `fun`: stacks mode appends
+    /// `captured` to `current` (SEMANTICS.md), except when it is the
+    /// function's own stack, which entering the function appends next
+    /// anyway. GHC appends such a stack once: with no arguments
+    /// `stg_ap_0_fast` returns the function itself rather than a partial
+    /// application when the current stack is the function's, and at `-O0`
+    /// it builds no partial application of a local function under the stack
+    /// the function was built under. Appending it twice ends on the same
+    /// stack but passes through nodes GHC never makes (twins `zpap_min`,
+    /// `zpap_args`, `append_cutback`). Flat mode changes nothing.
+    pub fn apply_pap(&mut self, current: u32, captured: u32, fun: u32) -> u32 {
+        if captured == fun {
+            current
+        } else {
+            self.enter_function(current, captured)
+        }
+    }
+
     /// `scc l` in stacks mode: `push(current, l)`. (Flat mode's frame is the
     /// engine's business; the new entry is `l`.)
     pub fn scc(&mut self, current: u32, l: CcId) -> u32 {

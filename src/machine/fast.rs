@@ -1571,7 +1571,11 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     code.con_bodies.get(info.index as usize).copied()
                 } else {
                     if self.mode == CostCentreMode::Stacks {
-                        self.cc = self.acct.stacks.append(self.cc, captured);
+                        let fun = match self.heap.payload(a, 0) {
+                            Value::Ptr(f) => self.heap.cc(self.heap.deref(f)),
+                            Value::Int(_) => captured,
+                        };
+                        self.cc = self.acct.apply_pap(self.cc, captured, fun);
                     }
                     Some(code.pap_app)
                 };
@@ -1718,7 +1722,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             self.heap.update_with_ind(u, pap);
         }
         if self.mode == CostCentreMode::Stacks {
-            self.cc = self.acct.stacks.append(self.cc, ev);
+            let fun = self.heap.cc(a);
+            self.cc = self.acct.apply_pap(self.cc, ev, fun);
         }
         Ok(())
     }

@@ -767,7 +767,11 @@ impl<'a> Machine<'a> {
                 let env: Vec<Value> = (0..info.n as usize)
                     .map(|i| self.heap.payload(a, i))
                     .collect();
-                self.cc = self.acct.enter_function(self.cc, captured);
+                let fun = match env.first() {
+                    Some(Value::Ptr(f)) => self.heap.cc(self.heap.deref(*f)),
+                    _ => captured,
+                };
+                self.cc = self.acct.apply_pap(self.cc, captured, fun);
                 self.s.control = Control::Eval(self.code.pap_app, env);
             }
             _ => {}
@@ -1163,7 +1167,8 @@ impl<'a> Machine<'a> {
             self.heap.update_with_ind(u, pap);
         }
         // Stacks mode: the continuation applies the new partial application.
-        self.cc = self.acct.enter_function(self.cc, ev);
+        let fun = self.heap.cc(a);
+        self.cc = self.acct.apply_pap(self.cc, ev, fun);
         Ok(())
     }
 

@@ -1,0 +1,15 @@
+{-# NOINLINE idI #-}
+idI :: Int -> Int
+idI x = x
+
+{-# NOINLINE mk #-}
+mk :: (Int -> Int) -> Int -> (Int -> Int)
+mk h k = let g x = h x + k in g
+
+main :: IO ()
+main =
+  print
+    ( let f1 = mk idI 1
+          r = mk f1 2 5
+       in [r]
+    )
