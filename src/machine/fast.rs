@@ -963,12 +963,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                         let v = read_atom(vals, base, len, globals, *a);
                                         self.s.args.push(v);
                                     }
-                                    self.s.ctl = Ctl::Enter(f);
-                                    if PROF {
-                                        self.pend_calls += 1;
-                                    }
-                                    self.check_stack("1")?;
-                                    self.steps += 1;
+                                    self.finish_rule1(f)?;
                                 }
                                 Value::Int(k) if args.is_empty() => {
                                     // Rule 10.
@@ -1012,12 +1007,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 let v = self.s.vals[base + i];
                                 self.s.args.push(v);
                             }
-                            self.s.ctl = Ctl::Enter(f);
-                            if PROF {
-                                self.pend_calls += 1;
-                            }
-                            self.check_stack("1")?;
-                            self.steps += 1;
+                            self.finish_rule1(f)?;
                         }
                         ExprCode::Case { scrut, .. } => {
                             if self.case_immediate(node, *scrut) {
@@ -1469,6 +1459,19 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 }
             }
         }
+    }
+
+    /// The end of rule 1 (of `f {xs}` and of a partial application's body),
+    /// once the arguments are on `as`: `Enter f`, count the call and the step.
+    #[inline(always)]
+    fn finish_rule1(&mut self, f: Value) -> Result<(), RuntimeError> {
+        self.s.ctl = Ctl::Enter(f);
+        if PROF {
+            self.pend_calls += 1;
+        }
+        self.check_stack("1")?;
+        self.steps += 1;
+        Ok(())
     }
 
     /// The `Enter` rules (2, 15, 15′, 17a, 17a′ and their errors): returns
