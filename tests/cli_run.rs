@@ -211,6 +211,12 @@ fn bad_sizes_say_what_is_wrong() {
             "{flag} {value}: {first}"
         );
     }
+    // A size too small to start names the limit as given, not the heap's
+    // internal minimum.
+    let out = stg_run(&["--max-heap=0", &p]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("limit 0 bytes; raise it with --max-heap"), "{stderr}");
     // Good sizes are accepted (and big enough for the program).
     for size in ["64M", "64m", "1G", "100000000"] {
         let out = stg_run(&["--max-heap", size, "--max-stack", size, &p]);

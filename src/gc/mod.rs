@@ -161,8 +161,11 @@ pub struct Heap {
     hp: usize,
     /// Capacity of the semi-space in words.
     capacity: usize,
-    /// Upper bound on `capacity` (from `--max-heap`).
+    /// Upper bound on `capacity` (from `--max-heap`; at least 16 words, so
+    /// that the machine can start).
     max_words: usize,
+    /// The limit as given, in bytes, for messages.
+    limit_bytes: u64,
     /// The other semi-space, kept between collections while it is smaller
     /// than [`FRESH_SPACE_WORDS`] (its contents are garbage; only its bitmap
     /// is cleared before use).
@@ -187,6 +190,7 @@ impl Heap {
             hp: 0,
             capacity,
             max_words,
+            limit_bytes: max_bytes,
             spare: Vec::new(),
             spare_bits: Vec::new(),
             stats: HeapStats::default(),
@@ -209,7 +213,7 @@ impl Heap {
 
     /// The limit as given (both semi-spaces).
     pub fn max_bytes(&self) -> u64 {
-        self.max_words as u64 * 16
+        self.limit_bytes
     }
 
     /// Allocate a closure with the given info, cost centre and payload.
@@ -520,7 +524,7 @@ impl Heap {
             return Err(HeapExhausted {
                 live_bytes: live as u64 * 8,
                 requested_bytes: needed as u64 * 8,
-                limit_bytes: self.max_words as u64 * 16,
+                limit_bytes: self.limit_bytes,
             });
         }
         Ok(())
