@@ -100,6 +100,68 @@ fn profile_file_on_a_full_device_is_an_error() {
     );
 }
 
+/// A program whose output (the numbers 1 to 1,000,000) is far larger than
+/// any pipe or output buffer, so writes fail during the run.
+fn long_output_program(dir: &Path) -> PathBuf {
+    let path = dir.join("long_output.stg");
+    std::fs::write(
+        &path,
+        "main = {} \\u {} -> enumFromTo {one, big}\n\
+         one = {} \\r {} -> I# {1#}\n\
+         big = {} \\r {} -> I# {1000000#}\n",
+    )
+    .unwrap();
+    path
+}
+
+/// A write of the result that fails during the run stops it with one
+/// message and status 1, as a failed final flush does; it is not the
+/// program's runtime error, and the profile is still written.
+#[cfg(target_os = "linux")]
+#[test]
+fn output_on_a_full_device_is_one_write_error() {
+    let dir = scratch("output_full");
+    let prog = long_output_program(&dir);
+    let prof = dir.join("p.pgcl");
+    let out = Command::new(env!("CARGO_BIN_EXE_stg-run"))
+        .args([prog.as_os_str(), "--profile-file".as_ref(), prof.as_os_str()])
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(
+        err,
+        "stg-run: cannot write the output: No space left on device (os error 28)\n"
+    );
+    assert!(total_ticks(&prof) > 0);
+}
+
+/// A reader that closes the pipe early stops the run quietly (status 0),
+/// and the profile of the part that ran is written.
+#[cfg(unix)]
+#[test]
+fn closed_pipe_stops_the_run_quietly() {
+    use std::io::Read;
+    let dir = scratch("closed_pipe");
+    let prog = long_output_program(&dir);
+    let prof = dir.join("p.pgcl");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_stg-run"))
+        .args([prog.as_os_str(), "--profile-file".as_ref(), prof.as_os_str()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 8];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    assert_eq!(&first, b"[1,2,3,4");
+    // The read end is closed here (dropped above).
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "");
+    assert!(total_ticks(&prof) > 0);
+}
+
 /// A directory named as the profile file: an error that says so.
 #[test]
 fn profile_file_that_is_a_directory_is_an_error() {

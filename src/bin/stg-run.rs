@@ -365,22 +365,42 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
 
     // The run's status (3, 130) wins over a failed write (1): it says what
     // happened to the program, and the write's message is on stderr.
-    let run_status = result.error.as_ref().map(|error| {
-        // `RuntimeError`'s Display already starts with "runtime error:".
-        say(&format!("stg-run: {error}\n"));
-        match error.kind {
-            machine::ErrorKind::Interrupted => INTERRUPTED,
-            _ => 3,
+    // A write that failed during the run stopped it, but is not the
+    // program's error: it is reported like a failed flush, once.
+    let mut write_failed = None;
+    let run_status = result.error.as_ref().and_then(|error| match &error.kind {
+        machine::ErrorKind::Output {
+            stream, io, message, ..
+        } => {
+            write_failed = Some((*stream, *io, message.clone()));
+            None
+        }
+        kind => {
+            // `RuntimeError`'s Display already starts with "runtime error:".
+            say(&format!("stg-run: {error}\n"));
+            Some(match kind {
+                machine::ErrorKind::Interrupted => INTERRUPTED,
+                _ => 3,
+            })
         }
     });
+    if write_failed.is_none()
+        && let Err(e) = flushed
+    {
+        write_failed = Some((machine::OutputStream::Result, e.kind(), e.to_string()));
+    }
     let mut status = ExitCode::from(run_status.unwrap_or(0));
     let io_status = ExitCode::from(run_status.unwrap_or(1));
-    if let Err(e) = flushed {
-        // A closed pipe (`stg-run prog.stg | head`) is the reader's choice, not our failure.
-        if e.kind() != io::ErrorKind::BrokenPipe {
-            say(&format!("stg-run: cannot write the output: {e}\n"));
-            status = io_status;
-        }
+    // A closed pipe (`stg-run prog.stg | head`) is the reader's choice, not our failure.
+    if let Some((stream, kind, message)) = write_failed
+        && kind != io::ErrorKind::BrokenPipe
+    {
+        let what = match stream {
+            machine::OutputStream::Result => "the output",
+            machine::OutputStream::Trace => "the trace",
+        };
+        say(&format!("stg-run: cannot write {what}: {message}\n"));
+        status = io_status;
     }
     if cli.stats {
         say(&result.stats.to_string());

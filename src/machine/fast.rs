@@ -70,7 +70,9 @@ use crate::machine::common;
 use crate::machine::heap_profile::{self, HeapProfile, HeapProfileBy};
 use crate::machine::primitives;
 use crate::machine::result::{Halted, ResultPrinter};
-use crate::machine::{Clock, CostCentreMode, ErrorKind, RunOptions, RuntimeError, Stats};
+use crate::machine::{
+    Clock, CostCentreMode, ErrorKind, OutputStream, RunOptions, RuntimeError, Stats,
+};
 use crate::profile::{Counters, Profile};
 use crate::stg::source::SourceMap;
 use crate::stg::syntax::{Flag, Span};
@@ -1800,9 +1802,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 Ok(Some(v)) => self.force(v),
                 Err(e) => {
                     return Err(self.error(
-                        ErrorKind::Output {
-                            message: e.to_string(),
-                        },
+                        ErrorKind::output(OutputStream::Result, &e),
                         "-",
                         None,
                     ));

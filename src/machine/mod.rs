@@ -241,14 +241,43 @@ pub enum ErrorKind {
     StackLimit {
         limit_bytes: u64,
     },
-    /// Writing the result failed.
+    /// Writing the result or the trace failed (the program itself is fine).
     Output {
+        stream: OutputStream,
+        io: std::io::ErrorKind,
         message: String,
     },
     /// The program could not be prepared (not checked, or too deeply nested).
     Prepare {
         message: String,
     },
+}
+
+/// Where a run writes: the result (`out`) or the trace (`trace`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputStream {
+    Result,
+    Trace,
+}
+
+impl fmt::Display for OutputStream {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            OutputStream::Result => "result",
+            OutputStream::Trace => "trace",
+        })
+    }
+}
+
+impl ErrorKind {
+    /// A failed write to `stream`.
+    pub fn output(stream: OutputStream, e: &std::io::Error) -> ErrorKind {
+        ErrorKind::Output {
+            stream,
+            io: e.kind(),
+            message: e.to_string(),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -332,7 +361,9 @@ impl fmt::Display for ErrorKind {
                     "stack overflow: the stacks passed {limit_bytes} bytes; raise the limit with --max-stack (e.g. --max-stack=1G)"
                 )
             }
-            ErrorKind::Output { message } => write!(f, "could not write the result: {message}"),
+            ErrorKind::Output {
+                stream, message, ..
+            } => write!(f, "could not write the {stream}: {message}"),
             ErrorKind::Prepare { message } => write!(f, "cannot run the program: {message}"),
         }
     }
@@ -341,7 +372,10 @@ impl fmt::Display for ErrorKind {
 impl fmt::Display for RuntimeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "runtime error: {}", self.kind)?;
-        if let Some(loc) = &self.location {
+        // Where the machine was says nothing about a failed write.
+        if let Some(loc) = &self.location
+            && !matches!(self.kind, ErrorKind::Output { .. })
+        {
             write!(f, "\n  at {loc}")?;
         }
         let limit = matches!(

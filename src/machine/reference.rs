@@ -37,7 +37,9 @@ use crate::machine::common;
 use crate::machine::heap_profile::{self, HeapProfile, HeapProfileBy};
 use crate::machine::primitives;
 use crate::machine::result::{Halted, ResultPrinter};
-use crate::machine::{CostCentreMode, ErrorKind, RunOptions, RuntimeError, Stats, TraceFormat};
+use crate::machine::{
+    CostCentreMode, ErrorKind, OutputStream, RunOptions, RuntimeError, Stats, TraceFormat,
+};
 use crate::profile::{Counters, Profile};
 use crate::stg::source::SourceMap;
 use crate::stg::syntax::{Flag, Span};
@@ -625,9 +627,7 @@ impl<'a> Machine<'a> {
             let line = self.trace_line(rule, fmt);
             if let Err(e) = writeln!(trace, "{line}") {
                 return Err(self.error(
-                    ErrorKind::Output {
-                        message: e.to_string(),
-                    },
+                    ErrorKind::output(OutputStream::Trace, &e),
                     rule.name(),
                     None,
                 ));
@@ -1272,9 +1272,7 @@ impl<'a> Machine<'a> {
                 Ok(Some(v)) => self.force(v),
                 Err(e) => {
                     return Err(self.error(
-                        ErrorKind::Output {
-                            message: e.to_string(),
-                        },
+                        ErrorKind::output(OutputStream::Result, &e),
                         "-",
                         None,
                     ));
