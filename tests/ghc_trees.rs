@@ -209,6 +209,23 @@ const DISAGREEMENTS: &[Disagreement] = &[
         ),
         None,
     ),
+    (
+        // The same rule at top level: `ones = {} \r {} -> Cons {one, ones}`
+        // is a constructor value and gets no cost centre; at -O0 GHC makes
+        // `ones = 1 : ones` a CAF with one (entered once, when first
+        // demanded), with -fprof-auto-top too.
+        "top_con",
+        Some(
+            "top_con (.tree): trees differ
+  only GHC:     MAIN > CAF > ones 1
+",
+        ),
+        Some(
+            "top_con (.top.tree): trees differ
+  only GHC:     MAIN > CAF > ones 1
+",
+        ),
+    ),
 ];
 
 #[test]
