@@ -124,7 +124,11 @@ fn output_on_a_full_device_is_one_write_error() {
     let prog = long_output_program(&dir);
     let prof = dir.join("p.pgcl");
     let out = Command::new(env!("CARGO_BIN_EXE_stg-run"))
-        .args([prog.as_os_str(), "--profile-file".as_ref(), prof.as_os_str()])
+        .args([
+            prog.as_os_str(),
+            "--profile-file".as_ref(),
+            prof.as_os_str(),
+        ])
         .stdout(std::fs::File::create("/dev/full").unwrap())
         .output()
         .unwrap();
@@ -147,7 +151,11 @@ fn closed_pipe_stops_the_run_quietly() {
     let prog = long_output_program(&dir);
     let prof = dir.join("p.pgcl");
     let mut child = Command::new(env!("CARGO_BIN_EXE_stg-run"))
-        .args([prog.as_os_str(), "--profile-file".as_ref(), prof.as_os_str()])
+        .args([
+            prog.as_os_str(),
+            "--profile-file".as_ref(),
+            prof.as_os_str(),
+        ])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -278,7 +286,10 @@ fn bad_sizes_say_what_is_wrong() {
     let out = stg_run(&["--max-heap=0", &p]);
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{stderr}");
-    assert!(stderr.contains("limit 0 bytes; raise it with --max-heap"), "{stderr}");
+    assert!(
+        stderr.contains("limit 0 bytes; raise it with --max-heap"),
+        "{stderr}"
+    );
     // Good sizes are accepted (and big enough for the program).
     for size in ["64M", "64m", "1G", "100000000"] {
         let out = stg_run(&["--max-heap", size, "--max-stack", size, &p]);

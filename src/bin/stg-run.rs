@@ -370,7 +370,10 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
     let mut write_failed = None;
     let run_status = result.error.as_ref().and_then(|error| match &error.kind {
         machine::ErrorKind::Output {
-            stream, io, message, ..
+            stream,
+            io,
+            message,
+            ..
         } => {
             write_failed = Some((*stream, *io, message.clone()));
             None

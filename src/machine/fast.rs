@@ -1801,11 +1801,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 Ok(None) => return Ok(()),
                 Ok(Some(v)) => self.force(v),
                 Err(e) => {
-                    return Err(self.error(
-                        ErrorKind::output(OutputStream::Result, &e),
-                        "-",
-                        None,
-                    ));
+                    return Err(self.error(ErrorKind::output(OutputStream::Result, &e), "-", None));
                 }
             }
         }

@@ -1271,11 +1271,7 @@ impl<'a> Machine<'a> {
                 Ok(None) => return Ok(()),
                 Ok(Some(v)) => self.force(v),
                 Err(e) => {
-                    return Err(self.error(
-                        ErrorKind::output(OutputStream::Result, &e),
-                        "-",
-                        None,
-                    ));
+                    return Err(self.error(ErrorKind::output(OutputStream::Result, &e), "-", None));
                 }
             }
         }
