@@ -101,6 +101,10 @@ pub fn callgrind(profile: &Profile, program: &str) -> String {
     let mut own = vec![Sums::default(); ncc + 1];
     let mut used = vec![false; ncc + 1];
     let mut calls: Vec<Vec<(usize, u128, Sums)>> = vec![Vec::new(); ncc + 1];
+    // Where each (caller, callee) edge is in `calls[caller]`: a caller may
+    // have millions of distinct callees, so no linear search.
+    let mut edge_at: std::collections::HashMap<(usize, usize), usize> =
+        std::collections::HashMap::new();
     for &i in &tree.order {
         let c = cc_of(i);
         own[c].add(&indiv[i]);
@@ -109,12 +113,16 @@ pub fn callgrind(profile: &Profile, program: &str) -> String {
             let callee = cc_of(k);
             let count = (indiv[k].strict + indiv[k].lazy).max(1);
             let edges = &mut calls[c];
-            match edges.iter_mut().find(|e| e.0 == callee) {
-                Some(e) => {
+            match edge_at.entry((c, callee)) {
+                std::collections::hash_map::Entry::Occupied(at) => {
+                    let e = &mut edges[*at.get()];
                     e.1 += count;
                     e.2.add(&inh[k]);
                 }
-                None => edges.push((callee, count, inh[k])),
+                std::collections::hash_map::Entry::Vacant(at) => {
+                    at.insert(edges.len());
+                    edges.push((callee, count, inh[k]));
+                }
             }
         }
     }
