@@ -15,6 +15,10 @@ pub struct Accounting {
     /// `MAIN` (flat) or the stack `MAIN` (stacks mode): current at the start
     /// and while the result is printed.
     pub main_entry: u32,
+    /// Stacks mode: the over-saturated calls not yet finished, innermost
+    /// last: the height of the argument stack above the call's surplus
+    /// arguments and the caller's stack (see [`Accounting::call`]).
+    oversaturated: Vec<(usize, u32)>,
 }
 
 impl Accounting {
@@ -29,6 +33,7 @@ impl Accounting {
             stacks,
             counters: Vec::new(),
             main_entry,
+            oversaturated: Vec::new(),
         }
     }
 
@@ -95,6 +100,72 @@ impl Accounting {
             current
         } else {
             self.enter_function(current, captured)
+        }
+    }
+
+    /// Stacks mode: the stack to enter a function (rule 2) under, before
+    /// the function's own stack is appended, given the argument stack's
+    /// height `args`, the height `floor` below which its arguments are not
+    /// visible, the number of arguments the function takes (`needed`; for a
+    /// partial application, those it still lacks) and the function's own
+    /// stack `fun`.
+    ///
+    /// GHC applies an over-saturated call `f a b` (f of arity 1) as
+    /// "call `f a`, then apply its result to `b`" and saves the caller's
+    /// stack around the first part (`stg_restore_cccs`, Note
+    /// [jump_SAVE_CCCS] in GHC's genapply): the result is applied under
+    /// the *caller's* stack. The machine has no such point: `b` stays on the
+    /// argument stack and whatever function `f`'s body calls with too few
+    /// arguments of its own takes it. So entering a function with more
+    /// arguments than it takes records the caller's stack and the height
+    /// above the surplus; a later entry that needs arguments from below
+    /// that height finishes the call as GHC does: the current stack becomes
+    /// the caller's with the stack current at that point appended, as when
+    /// a partial application built there is applied (GHC returns one:
+    /// built by the under-saturated call, or by `stg_ap_0` around a function
+    /// value), by [`Accounting::apply_pap`]. This differs from leaving the
+    /// stack alone only when `f`'s stack was cut back by recursion, or was
+    /// not an extension of the caller's (tests/ghc twins `oversat_min`,
+    /// `oversat_scc`, `oversat_fun`, `state_cps`, `cps_fold`). Flat mode
+    /// changes nothing.
+    pub fn call(
+        &mut self,
+        current: u32,
+        args: usize,
+        floor: usize,
+        needed: usize,
+        fun: u32,
+    ) -> u32 {
+        if self.mode != CostCentreMode::Stacks || args < floor + needed {
+            return current;
+        }
+        let mut current = current;
+        loop {
+            let top = match self.oversaturated.last() {
+                Some(&(h, _)) if h > floor => h,
+                _ => floor,
+            };
+            let own = args.saturating_sub(top);
+            if own >= needed || top == floor {
+                if own > needed {
+                    self.oversaturated.push((args - needed, current));
+                }
+                return current;
+            }
+            let (_, caller) = self.oversaturated.pop().expect("an active call");
+            current = self.apply_pap(caller, current, fun);
+        }
+    }
+
+    /// Rules 17a and 17a′: a function short of arguments returns to a
+    /// frame. Over-saturated calls begun inside the frame's evaluation
+    /// (their surplus above `floor`) end there: GHC's restore and apply
+    /// frames of such a call lie above the update frame and have run when
+    /// the value reaches it, so they must not apply to the arguments the
+    /// function meets after the frame.
+    pub fn end_calls_above(&mut self, floor: usize) {
+        while self.oversaturated.last().is_some_and(|&(h, _)| h > floor) {
+            self.oversaturated.pop();
         }
     }
 

@@ -144,3 +144,17 @@ impl Interrupt {
         false
     }
 }
+
+/// The arguments a partial application of `n_payload` payload words
+/// (`[f, x1..xk]`) of the function `f` still lacks, if `f` is a function;
+/// for [`Accounting::call`].
+pub fn pap_lacks(code: &Code, heap: &Heap, f: Addr, n_payload: usize) -> Option<usize> {
+    let info = heap.info(f)?;
+    if info.tag != Tag::Lambda {
+        return None;
+    }
+    let arity = code.lambdas.get(info.index as usize)?.arity as usize;
+    arity
+        .checked_sub(n_payload.saturating_sub(1))
+        .filter(|&n| n > 0)
+}

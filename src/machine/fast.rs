@@ -1515,6 +1515,12 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 return Err(self.step_limit("2"));
                             }
                             self.switch(self.cc);
+                            if self.mode == CostCentreMode::Stacks {
+                                let (args, floor) = (self.s.args.len(), self.top_as);
+                                let fun = self.heap.cc(a);
+                                let needed = lam.arity as usize;
+                                self.cc = self.acct.call(self.cc, args, floor, needed, fun);
+                            }
                             let base = self.open_function_env(a, lam) + lam.nfree as usize;
                             for i in 0..lam.arity as usize {
                                 self.s.vals[base + i] = self.s.args.pop().unwrap_or(Value::Int(0));
@@ -1551,6 +1557,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                     if self.steps >= self.limit {
                                         return Err(self.step_limit("17a′"));
                                     }
+                                    self.acct.end_calls_above(self.top_as);
                                     let ev = self.tick_cc;
                                     if PROF {
                                         self.ctr(ev).curried_calls += 1;
@@ -1576,10 +1583,17 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     code.con_bodies.get(info.index as usize).copied()
                 } else {
                     if self.mode == CostCentreMode::Stacks {
-                        let fun = match self.heap.payload(a, 0) {
-                            Value::Ptr(f) => self.heap.cc(self.heap.deref(f)),
-                            Value::Int(_) => captured,
+                        let f = match self.heap.payload(a, 0) {
+                            Value::Ptr(f) => Some(self.heap.deref(f)),
+                            Value::Int(_) => None,
                         };
+                        let fun = f.map_or(captured, |f| self.heap.cc(f));
+                        if let Some(needed) =
+                            f.and_then(|f| common::pap_lacks(code, &self.heap, f, n))
+                        {
+                            let (args, floor) = (self.s.args.len(), self.top_as);
+                            self.cc = self.acct.call(self.cc, args, floor, needed, fun);
+                        }
                         self.cc = self.acct.apply_pap(self.cc, captured, fun);
                     }
                     Some(code.pap_app)
@@ -1688,6 +1702,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// row, as the reference engine does, since the continuation applies
     /// the new partial application (a function entry).
     fn rule17a(&mut self, a: Addr) -> Result<(), RuntimeError> {
+        // The function is applied next as a value returned to the frame.
+        self.acct.end_calls_above(self.top_as);
         let k = self.avail();
         self.drop_dead_envs();
         self.reserve(closure_words(k + 1), "17a")?;

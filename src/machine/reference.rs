@@ -749,11 +749,17 @@ impl<'a> Machine<'a> {
                 for (i, slot) in env.iter_mut().enumerate().take(nfree) {
                     *slot = self.heap.payload(a, i);
                 }
-                for i in 0..lam.arity as usize {
-                    env[nfree + i] = self.s.args.pop().unwrap_or(Value::Int(0));
-                }
+                // Stacks mode: an over-saturated call (`Accounting::call`),
+                // also of an arity-0 closure, so that every application
+                // finds its own arguments above the innermost one.
+                let (args, floor) = (self.s.args.len(), self.as_base());
+                let arity = lam.arity as usize;
+                self.cc = self.acct.call(self.cc, args, floor, arity, captured);
                 if lam.arity >= 1 {
                     self.cc = self.acct.enter_function(self.cc, captured);
+                }
+                for i in 0..lam.arity as usize {
+                    env[nfree + i] = self.s.args.pop().unwrap_or(Value::Int(0));
                 }
                 self.s.control = Control::Eval(lam.body, env);
             }
@@ -767,10 +773,17 @@ impl<'a> Machine<'a> {
                 let env: Vec<Value> = (0..info.n as usize)
                     .map(|i| self.heap.payload(a, i))
                     .collect();
-                let fun = match env.first() {
-                    Some(Value::Ptr(f)) => self.heap.cc(self.heap.deref(*f)),
-                    _ => captured,
+                let f = match env.first() {
+                    Some(Value::Ptr(f)) => Some(self.heap.deref(*f)),
+                    _ => None,
                 };
+                let fun = f.map_or(captured, |f| self.heap.cc(f));
+                if let Some(needed) =
+                    f.and_then(|f| common::pap_lacks(self.code, &self.heap, f, env.len()))
+                {
+                    let (args, floor) = (self.s.args.len(), self.as_base());
+                    self.cc = self.acct.call(self.cc, args, floor, needed, fun);
+                }
                 self.cc = self.acct.apply_pap(self.cc, captured, fun);
                 self.s.control = Control::Eval(self.code.pap_app, env);
             }
@@ -1135,6 +1148,9 @@ impl<'a> Machine<'a> {
     /// Stacks mode: the continuation applies the new partial application, so
     /// its captured stack is appended.
     fn rule17a_update_pap(&mut self) -> Result<(), RuntimeError> {
+        // The function is applied next as a value returned to the frame.
+        let floor = self.as_base();
+        self.acct.end_calls_above(floor);
         let k = self.avail();
         self.reserve(closure_words(k + 1), Rule::R17a)?;
         let ev = self.evaluating();
@@ -1175,6 +1191,8 @@ impl<'a> Machine<'a> {
     /// Rule 17a′: as 17a with a restore frame on top: pop it, `cc := cc_u`;
     /// `Enter a` with `as ++ as_u`.
     fn rule17as_restore_pap(&mut self) -> Result<(), RuntimeError> {
+        let floor = self.as_base();
+        self.acct.end_calls_above(floor);
         let ev = self.evaluating();
         self.ctr(ev).curried_calls += 1;
         self.pop_frame();
