@@ -367,31 +367,29 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
     // happened to the program, and the write's message is on stderr.
     // A write that failed during the run stopped it, but is not the
     // program's error: it is reported like a failed flush, once.
-    let mut write_failed = None;
-    let run_status = result.error.as_ref().and_then(|error| match &error.kind {
-        machine::ErrorKind::Output {
-            stream,
-            io,
-            message,
-            ..
-        } => {
-            write_failed = Some((*stream, *io, message.clone()));
-            None
-        }
-        kind => {
-            // `RuntimeError`'s Display already starts with "runtime error:".
-            say(&format!("stg-run: {error}\n"));
-            Some(match kind {
-                machine::ErrorKind::Interrupted => INTERRUPTED,
-                _ => 3,
-            })
-        }
+    let (run_status, write_failed) = match &result.error {
+        None => (None, None),
+        Some(error) => match &error.kind {
+            machine::ErrorKind::Output {
+                stream,
+                io,
+                message,
+            } => (None, Some((*stream, *io, message.clone()))),
+            kind => {
+                // `RuntimeError`'s Display already starts with "runtime error:".
+                say(&format!("stg-run: {error}\n"));
+                let status = match kind {
+                    machine::ErrorKind::Interrupted => INTERRUPTED,
+                    _ => 3,
+                };
+                (Some(status), None)
+            }
+        },
+    };
+    let write_failed = write_failed.or_else(|| {
+        let e = flushed.err()?;
+        Some((machine::OutputStream::Result, e.kind(), e.to_string()))
     });
-    if write_failed.is_none()
-        && let Err(e) = flushed
-    {
-        write_failed = Some((machine::OutputStream::Result, e.kind(), e.to_string()));
-    }
     let mut status = ExitCode::from(run_status.unwrap_or(0));
     let io_status = ExitCode::from(run_status.unwrap_or(1));
     // A closed pipe (`stg-run prog.stg | head`) is the reader's choice, not our failure.

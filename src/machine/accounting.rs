@@ -146,7 +146,8 @@ impl Accounting {
                 _ => floor,
             };
             let own = args.saturating_sub(top);
-            if own >= needed || top == floor {
+            // With no active call `own` is all `args - floor >= needed`.
+            if own >= needed {
                 if own > needed {
                     self.oversaturated.push((args - needed, current));
                 }

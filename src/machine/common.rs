@@ -145,16 +145,38 @@ impl Interrupt {
     }
 }
 
-/// The arguments a partial application of `n_payload` payload words
-/// (`[f, x1..xk]`) of the function `f` still lacks, if `f` is a function;
-/// for [`Accounting::call`].
-pub fn pap_lacks(code: &Code, heap: &Heap, f: Addr, n_payload: usize) -> Option<usize> {
-    let info = heap.info(f)?;
-    if info.tag != Tag::Lambda {
-        return None;
-    }
-    let arity = code.lambdas.get(info.index as usize)?.arity as usize;
-    arity
-        .checked_sub(n_payload.saturating_sub(1))
-        .filter(|&n| n > 0)
+/// Rule 2 on the partial application `pap` (payload `[f, x1..xk]`): the
+/// entry its body runs under, given the argument stack's height `args` and
+/// the `floor` below which arguments are not visible. Stacks mode: an
+/// over-saturated application is recorded or finished
+/// ([`Accounting::call`], with the arguments `f` still lacks), then the
+/// partial application's captured stack is appended
+/// ([`Accounting::apply_pap`]). Flat mode: `current`.
+pub fn enter_pap(
+    code: &Code,
+    heap: &Heap,
+    acct: &mut Accounting,
+    current: u32,
+    pap: Addr,
+    args: usize,
+    floor: usize,
+) -> u32 {
+    let captured = heap.cc(pap);
+    let f = match heap.payload(pap, 0) {
+        Value::Ptr(f) => Some(heap.deref(f)),
+        Value::Int(_) => None,
+    };
+    let fun = f.map_or(captured, |f| heap.cc(f));
+    let stored = heap.info(pap).map_or(0, |i| i.n as usize).saturating_sub(1);
+    let lacks = f
+        .and_then(|f| heap.info(f))
+        .filter(|info| info.tag == Tag::Lambda)
+        .and_then(|info| code.lambdas.get(info.index as usize))
+        .and_then(|lam| (lam.arity as usize).checked_sub(stored))
+        .filter(|&n| n > 0);
+    let current = match lacks {
+        Some(needed) => acct.call(current, args, floor, needed, fun),
+        None => current,
+    };
+    acct.apply_pap(current, captured, fun)
 }

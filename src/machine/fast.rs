@@ -886,7 +886,9 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         if PROF {
             self.pend_calls += 1;
         }
-        // Rule 2.
+        // Rule 2. No `Accounting::call`: every rule 2 leaves no argument
+        // above the innermost over-saturated call (or the floor), so these
+        // `n` are exactly the function's own and the call changes nothing.
         let base = self.open_function_env(a, lam) + lam.nfree as usize;
         self.s.vals[base..base + n].copy_from_slice(&xs[..n]);
         self.s.ctl = Ctl::Eval(lam.body);
@@ -1576,25 +1578,15 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     return Err(self.step_limit("2"));
                 }
                 self.switch(self.cc);
-                let captured = self.heap.cc(a);
                 let n = info.n as usize;
                 self.open_env(a, n, n);
                 let body = if info.tag == Tag::Con {
                     code.con_bodies.get(info.index as usize).copied()
                 } else {
                     if self.mode == CostCentreMode::Stacks {
-                        let f = match self.heap.payload(a, 0) {
-                            Value::Ptr(f) => Some(self.heap.deref(f)),
-                            Value::Int(_) => None,
-                        };
-                        let fun = f.map_or(captured, |f| self.heap.cc(f));
-                        if let Some(needed) =
-                            f.and_then(|f| common::pap_lacks(code, &self.heap, f, n))
-                        {
-                            let (args, floor) = (self.s.args.len(), self.top_as);
-                            self.cc = self.acct.call(self.cc, args, floor, needed, fun);
-                        }
-                        self.cc = self.acct.apply_pap(self.cc, captured, fun);
+                        let (args, floor) = (self.s.args.len(), self.top_as);
+                        let (heap, acct) = (&self.heap, &mut self.acct);
+                        self.cc = common::enter_pap(code, heap, acct, self.cc, a, args, floor);
                     }
                     Some(code.pap_app)
                 };

@@ -773,18 +773,16 @@ impl<'a> Machine<'a> {
                 let env: Vec<Value> = (0..info.n as usize)
                     .map(|i| self.heap.payload(a, i))
                     .collect();
-                let f = match env.first() {
-                    Some(Value::Ptr(f)) => Some(self.heap.deref(*f)),
-                    _ => None,
-                };
-                let fun = f.map_or(captured, |f| self.heap.cc(f));
-                if let Some(needed) =
-                    f.and_then(|f| common::pap_lacks(self.code, &self.heap, f, env.len()))
-                {
-                    let (args, floor) = (self.s.args.len(), self.as_base());
-                    self.cc = self.acct.call(self.cc, args, floor, needed, fun);
-                }
-                self.cc = self.acct.apply_pap(self.cc, captured, fun);
+                let (args, floor) = (self.s.args.len(), self.as_base());
+                self.cc = common::enter_pap(
+                    self.code,
+                    &self.heap,
+                    &mut self.acct,
+                    self.cc,
+                    a,
+                    args,
+                    floor,
+                );
                 self.s.control = Control::Eval(self.code.pap_app, env);
             }
             _ => {}

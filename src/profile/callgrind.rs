@@ -36,6 +36,8 @@
 //! Functions are written in cost-centre order and calls in the order of the
 //! callee's first entry, so the output is a function of the profile alone.
 
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::fmt::Write;
 
 use super::report::WORD_BYTES;
@@ -103,8 +105,7 @@ pub fn callgrind(profile: &Profile, program: &str) -> String {
     let mut calls: Vec<Vec<(usize, u128, Sums)>> = vec![Vec::new(); ncc + 1];
     // Where each (caller, callee) edge is in `calls[caller]`: a caller may
     // have millions of distinct callees, so no linear search.
-    let mut edge_at: std::collections::HashMap<(usize, usize), usize> =
-        std::collections::HashMap::new();
+    let mut edge_at: HashMap<(usize, usize), usize> = HashMap::new();
     for &i in &tree.order {
         let c = cc_of(i);
         own[c].add(&indiv[i]);
@@ -114,12 +115,12 @@ pub fn callgrind(profile: &Profile, program: &str) -> String {
             let count = (indiv[k].strict + indiv[k].lazy).max(1);
             let edges = &mut calls[c];
             match edge_at.entry((c, callee)) {
-                std::collections::hash_map::Entry::Occupied(at) => {
+                Entry::Occupied(at) => {
                     let e = &mut edges[*at.get()];
                     e.1 += count;
                     e.2.add(&inh[k]);
                 }
-                std::collections::hash_map::Entry::Vacant(at) => {
+                Entry::Vacant(at) => {
                     at.insert(edges.len());
                     edges.push((callee, count, inh[k]));
                 }
