@@ -1,0 +1,1060 @@
+//! The fast engine (`--engine=fast`, the default): the same rules as
+//! [`crate::machine::reference`], with the same meaning, without its costs.
+//!
+//! # Design
+//!
+//! - **Code.** It runs the resolved program [`Code`] (variables are slots or
+//!   global indices, constructors and cost centres ids) plus tables built once
+//!   in [`Prepared`]: each lambda's layout (free variables, arity, the size of
+//!   the environment its body needs), the words each `let` allocates. No hash
+//!   look-up, string compare or Rust allocation happens on the hot path.
+//! - **Environments** live in one contiguous value stack `vals`, not in
+//!   per-step vectors: entering a closure (rules 2, 15, 15′) opens a frame
+//!   at the *floor* (the end of the environment of the innermost case
+//!   continuation, or the height saved by the innermost update/restore frame,
+//!   whichever is more recent); a case continuation (rule 4) records its
+//!   frame; a return (6–8, 11–13) resumes in that frame and drops
+//!   everything above it. A scrutinee that binds variables runs in a copy of
+//!   the frame (so what it binds is not kept alive by the continuation, as
+//!   in the reference engine); one that only reads atoms runs in the frame
+//!   itself.
+//! - **Fused rules.** Frequent sequences run as one dispatch:
+//!   [`Machine::case_immediate`] (a case whose scrutinee returns at once)
+//!   and [`Machine::call_exact`] (rules 1 + 2 for a function given exactly
+//!   its arguments). Each checks first that every rule of the sequence
+//!   would fire without allocating or erring and that no step of it meets
+//!   the step limit or a census; otherwise the loop fires the rules one by
+//!   one.
+//! - **Returned constructor fields** go to one reused buffer.
+//! - **The loop** ([`Machine::exec`]) is one `loop { match control }` that
+//!   never recurses. Each arm selects the rule exactly as the reference
+//!   engine's `select` does (same checks, same order, same errors), checks the
+//!   step limit, fires it and counts one step.
+//! - **Ticks** (steps clock) are not added per step: `tick_cc` is the entry
+//!   that accrues the running step count since `tick_mark`, and the count is
+//!   charged only when the entry changes and at the end. In a row of frame
+//!   pops (16/16′/17a/17a′, "hidden execution") `tick_cc` stays on the entry
+//!   current before the row, which is also the evaluating cost centre the
+//!   row's updates get; the first non-pop rule after the row moves it (in
+//!   stacks mode so does 17a, which ends its row: see `rule17a`).
+//!   Tail calls and allocated words of the hot rules accrue the same way
+//!   (`pend_calls`, `pend_words`), so the common rules touch no counter.
+//! - **Profiling off** (`RunOptions::no_profile`): the engine is built
+//!   twice, `Machine<PROF>` with `PROF` a const parameter, and
+//!   `Machine<false>` has no counting code at all: no counter, pending
+//!   count or tick mark is touched, `flush` is empty. The cost-centre
+//!   register and `tick_cc` are still kept: errors name the current cost
+//!   centre, and rule 16 gives the updated closure the evaluating cost
+//!   centre, which heap profiles by cost centre show.
+//!
+//! # Equivalence with the reference engine
+//!
+//! Output, runtime errors (kind, rule, cost centre, location, step), the
+//! profile and the heap profile are the same by construction (each arm
+//! mirrors a reference rule, in the same order of checks) and by test
+//! (`tests/engines_differential.rs`, `tests/engines_random.rs`). The heap
+//! sees the same allocations at the same points and the collector the same
+//! live roots (a scrutinee runs in a copy of its frame, as the reference
+//! engine clones it; dead frames and a stale returned-fields buffer are not
+//! roots), so collections, bytes copied, residency, heap censuses and the
+//! point where `--max-heap` is exceeded agree too; only addresses differ
+//! (roots are visited in another order), which nothing observable shows.
+
+use std::io::Write;
+use std::time::Instant;
+
+use crate::gc::{Addr, Heap, Info, Roots, Tag, Value, closure_words, default_limit_bytes};
+use crate::machine::accounting::Accounting;
+use crate::machine::code::*;
+use crate::machine::common;
+use crate::machine::heap_profile::{self, HeapProfile, HeapProfileBy};
+use crate::machine::primitives;
+use crate::machine::result::{Halted, ResultPrinter};
+use crate::machine::{
+    Clock, CostCentreMode, ErrorKind, OutputStream, RunOptions, RuntimeError, Stats,
+};
+use crate::profile::{Counters, Profile};
+use crate::stg::source::SourceMap;
+use crate::stg::syntax::{Flag, Span};
+
+mod rules;
+
+/// The control component; environments live in `vals`, constructor fields
+/// in `fields`.
+#[derive(Clone, Copy, Debug)]
+enum Ctl {
+    Eval(ExprId),
+    Enter(Value),
+    RetCon(ConId),
+    RetInt(i64),
+}
+
+/// A case continuation: the `case`, its environment frame in `vals`.
+/// Heights are `u32` (20 bytes a continuation): [`Machine::check_stack`]
+/// keeps the stacks below `u32::MAX` entries.
+#[derive(Clone, Copy, Debug)]
+struct Cont {
+    case: ExprId,
+    env_base: u32,
+    /// Length of the environment (as the reference engine's vector).
+    env_len: u32,
+    as_height: u32,
+    cc: u32,
+}
+
+impl Cont {
+    /// The end of its environment frame in `vals`.
+    #[inline]
+    fn env_end(&self) -> usize {
+        self.env_base as usize + self.env_len as usize
+    }
+}
+
+/// An update frame (`update != NO_UPDATE`) or a restore frame (24 bytes).
+#[derive(Clone, Copy, Debug)]
+struct UFrame {
+    update: Addr,
+    as_base: u32,
+    rs_base: u32,
+    /// Height of `vals` that stays live while the frame is on the stack.
+    env_top: u32,
+    cc: u32,
+}
+
+/// The largest stack height a frame may record (see [`Machine::check_stack`]).
+const MAX_HEIGHT: usize = u32::MAX as usize - (1 << 24);
+
+/// [`UFrame::update`] of a restore frame.
+const NO_UPDATE: Addr = Addr::MAX;
+
+impl UFrame {
+    #[inline]
+    fn update(&self) -> Option<Addr> {
+        (self.update != NO_UPDATE).then_some(self.update)
+    }
+}
+
+/// Everything the collector must see.
+struct St {
+    ctl: Ctl,
+    vals: Vec<Value>,
+    fields: Vec<Value>,
+    args: Vec<Value>,
+    us: Vec<UFrame>,
+    globals: Vec<Value>,
+    printer: ResultPrinter,
+}
+
+impl Roots for St {
+    fn visit_roots(&mut self, f: &mut dyn FnMut(&mut Value)) {
+        if let Ctl::Enter(v) = &mut self.ctl {
+            f(v);
+        }
+        self.vals.iter_mut().for_each(&mut *f);
+        // Returned fields are live only while they are being returned (a
+        // stale buffer would keep garbage alive that the reference engine
+        // drops).
+        if let Ctl::RetCon(_) = self.ctl {
+            self.fields.iter_mut().for_each(&mut *f);
+        }
+        self.args.iter_mut().for_each(&mut *f);
+        for fr in &mut self.us {
+            if let Some(a) = fr.update() {
+                let mut v = Value::Ptr(a);
+                f(&mut v);
+                if let Value::Ptr(b) = v {
+                    fr.update = b;
+                }
+            }
+        }
+        self.globals.iter_mut().for_each(&mut *f);
+        self.printer.roots(f);
+    }
+}
+
+/// A lambda's layout, precomputed.
+#[derive(Clone, Copy, Debug)]
+struct Lam {
+    nfree: u32,
+    arity: u32,
+    /// Environment size when entered as a function (rule 2).
+    fun_env: u32,
+    /// Environment size when entered as a thunk (15, 15′).
+    thunk_env: u32,
+    body: ExprId,
+    /// 0 reentrant, 1 updatable, 2 single-entry.
+    kind: u8,
+}
+
+/// Tables compiled once from [`Code`].
+struct Prepared {
+    lams: Vec<Lam>,
+    /// Words a `let` expression allocates (0 for other expressions).
+    let_words: Vec<u32>,
+}
+
+impl Prepared {
+    fn new(code: &Code) -> Prepared {
+        let lams = code
+            .lambdas
+            .iter()
+            .map(|l| {
+                let nfree = l.free.len() as u32;
+                Lam {
+                    nfree,
+                    arity: l.arity,
+                    fun_env: l.slots.max(nfree + l.arity),
+                    thunk_env: l.slots.max(nfree),
+                    body: l.body,
+                    kind: match l.flag {
+                        Flag::Updatable => 1,
+                        Flag::SingleEntry => 2,
+                        Flag::Reentrant | Flag::NonUpdatable => 0,
+                    },
+                }
+            })
+            .collect();
+        let let_words = code
+            .exprs
+            .iter()
+            .map(|e| match &e.code {
+                ExprCode::Let { binds, .. } => binds
+                    .iter()
+                    .map(|b| {
+                        closure_words(
+                            code.lambdas
+                                .get(b.lambda as usize)
+                                .map_or(0, |l| l.free.len()),
+                        )
+                    })
+                    .sum::<usize>() as u32,
+                _ => 0,
+            })
+            .collect();
+        Prepared { lams, let_words }
+    }
+}
+
+pub struct Machine<'a, const PROF: bool> {
+    code: &'a Code,
+    p: Prepared,
+    sources: &'a SourceMap,
+    heap: Heap,
+    s: St,
+    rs: Vec<Cont>,
+    /// The innermost of the case continuations and update/restore frames,
+    /// kept by [`Machine::retop`] at each push and pop: is it a case
+    /// continuation, the height of `vals` below which environments are
+    /// live, and the argument-stack height it saved.
+    top_cont: bool,
+    top_floor: usize,
+    top_as: usize,
+    /// The current environment: `vals[env_base..env_base + env_len]`.
+    env_base: usize,
+    env_len: usize,
+    cc: u32,
+    mode: CostCentreMode,
+    acct: Accounting,
+    /// The entry accruing ticks since `tick_mark` (see the module doc).
+    tick_cc: u32,
+    tick_mark: u64,
+    /// Tail calls and words accrued by `tick_cc` since `tick_mark`: rules
+    /// 1, 3, 6–8, 11–13 run with `tick_cc == cc` (a return first ends any
+    /// row of pops), and 16/17a charge the row's entry, which is `tick_cc`.
+    pend_calls: u64,
+    pend_words: u64,
+    /// `--clock=cycles`: ticks are counter cycles since `last_tsc`, minus
+    /// the collector's time since `last_gc`.
+    cycles: bool,
+    last_tsc: u64,
+    last_gc: std::time::Duration,
+    tsc_hz: u64,
+    tsc_overhead: u64,
+    main_entry: u32,
+    heap_by: Option<HeapProfileBy>,
+    heap_interval: u64,
+    /// Step of the next census (`u64::MAX` without heap profiling).
+    next_census: u64,
+    /// Ctrl-C: the flag and the step of its next look.
+    interrupt: common::Interrupt,
+    /// The first of `next_census` and `interrupt.next`: the loop head's one
+    /// compare for both (and the fused paths' bound besides the step limit).
+    next_event: u64,
+    heap_profile: HeapProfile,
+    steps: u64,
+    limit: u64,
+    max_steps: Option<u64>,
+    max_stack_words: u64,
+    max_stack_bytes: u64,
+    rs_words: usize,
+    gc_stress: bool,
+    span: Span,
+    scratch: Vec<Value>,
+    started: Instant,
+}
+
+/// The value of `v` in the environment `vals[base..base + len]` (slots
+/// out of range, which lowering never produces, read as `0#`).
+#[inline(always)]
+fn read_var(vals: &[Value], base: usize, len: usize, globals: &[Value], v: VarRef) -> Value {
+    match v {
+        VarRef::Local(i) if (i as usize) < len => vals[base + i as usize],
+        VarRef::Local(_) => Value::Int(0),
+        VarRef::Global(g) => globals.get(g as usize).copied().unwrap_or(Value::Int(0)),
+    }
+}
+
+#[inline(always)]
+fn read_atom(vals: &[Value], base: usize, len: usize, globals: &[Value], a: AtomCode) -> Value {
+    match a {
+        AtomCode::Var(v) => read_var(vals, base, len, globals, v),
+        AtomCode::Lit(k) => Value::Int(k),
+    }
+}
+
+fn desc_value(code: &Code, c: ConId, ws: &[Value]) -> String {
+    let mut s = code.con_name(c).to_string();
+    for w in ws {
+        match w {
+            Value::Int(k) => s.push_str(&format!(" {k}#")),
+            Value::Ptr(_) => s.push_str(" _"),
+        }
+    }
+    s
+}
+
+impl<'a, const PROF: bool> Machine<'a, PROF> {
+    pub fn new(code: &'a Code, sources: &'a SourceMap, options: &RunOptions) -> Machine<'a, PROF> {
+        let default = default_limit_bytes();
+        let acct = Accounting::new(options.cost_centres);
+        let main_entry = acct.main_entry;
+        let max_stack_bytes = options.max_stack.unwrap_or(default);
+        let interrupt = common::Interrupt::new(options.interrupt);
+        Machine {
+            code,
+            p: Prepared::new(code),
+            sources,
+            heap: Heap::new(options.max_heap.unwrap_or(default)),
+            s: St {
+                ctl: Ctl::Eval(code.main_app),
+                vals: Vec::with_capacity(1024),
+                fields: Vec::with_capacity(16),
+                args: Vec::with_capacity(1024),
+                us: Vec::with_capacity(256),
+                globals: Vec::new(),
+                printer: ResultPrinter::default(),
+            },
+            rs: Vec::with_capacity(1024),
+            top_cont: false,
+            top_floor: 0,
+            top_as: 0,
+            env_base: 0,
+            env_len: 0,
+            cc: main_entry,
+            mode: options.cost_centres,
+            acct,
+            tick_cc: main_entry,
+            tick_mark: 0,
+            pend_calls: 0,
+            pend_words: 0,
+            cycles: options.clock == Clock::Cycles && PROF,
+            last_tsc: 0,
+            last_gc: std::time::Duration::ZERO,
+            tsc_hz: 0,
+            tsc_overhead: 0,
+            main_entry,
+            heap_by: options.heap_profile,
+            heap_interval: if options.heap_interval == 0 {
+                100_000
+            } else {
+                options.heap_interval
+            },
+            next_census: u64::MAX,
+            interrupt,
+            // No census is due before `run_inner` takes the first one.
+            next_event: interrupt.next,
+            heap_profile: HeapProfile::default(),
+            steps: 0,
+            limit: options.max_steps.unwrap_or(u64::MAX),
+            max_steps: options.max_steps,
+            max_stack_words: max_stack_bytes / 8,
+            max_stack_bytes,
+            rs_words: 0,
+            gc_stress: options.gc_stress,
+            span: code.expr(code.main_app).span,
+            scratch: Vec::new(),
+            started: Instant::now(),
+        }
+    }
+
+    // ----- helpers -------------------------------------------------------
+
+    #[inline]
+    fn ctr(&mut self, e: u32) -> &mut Counters {
+        self.acct.ctr(e)
+    }
+
+    /// Make `e` the entry that accrues ticks, charging the ticks so far.
+    #[inline]
+    fn switch(&mut self, e: u32) {
+        if self.tick_cc != e {
+            self.flush();
+            self.tick_cc = e;
+        }
+    }
+
+    /// Charge what `tick_cc` has accrued: ticks since `tick_mark`, pending
+    /// tail calls and words. (Without profiling, nothing accrues.)
+    #[inline]
+    fn flush(&mut self) {
+        if PROF {
+            let n = if self.cycles {
+                self.cycles_since_last()
+            } else {
+                self.steps - self.tick_mark
+            };
+            let (calls, words) = (self.pend_calls, self.pend_words);
+            let c = self.ctr(self.tick_cc);
+            c.ticks += n;
+            c.tail_calls += calls;
+            c.words += words;
+            self.tick_mark = self.steps;
+            self.pend_calls = 0;
+            self.pend_words = 0;
+        }
+    }
+
+    /// Counter cycles since the last reading, less the collections since.
+    fn cycles_since_last(&mut self) -> u64 {
+        let now = read_tsc();
+        let mut n = now.wrapping_sub(self.last_tsc);
+        self.last_tsc = now;
+        let gc = self.heap.stats.gc_time;
+        if gc > self.last_gc {
+            let gc_cycles = (gc - self.last_gc).as_secs_f64() * self.tsc_hz as f64;
+            n = n.saturating_sub(gc_cycles as u64);
+            self.last_gc = gc;
+        }
+        n
+    }
+
+    /// Measure the counter's frequency (against the monotonic clock, over
+    /// 20 ms) and the cost of 1000 profiling events (a reading and a
+    /// charge each), in counter ticks.
+    fn calibrate_cycles(&mut self) {
+        let t0 = Instant::now();
+        let c0 = read_tsc();
+        while t0.elapsed() < std::time::Duration::from_millis(20) {
+            std::hint::spin_loop();
+        }
+        let c1 = read_tsc();
+        let secs = t0.elapsed().as_secs_f64();
+        self.tsc_hz = (c1.wrapping_sub(c0) as f64 / secs) as u64;
+        let mut sink = Counters::default();
+        let mut last = read_tsc();
+        let start = last;
+        for _ in 0..1000 {
+            let now = read_tsc();
+            sink.ticks += std::hint::black_box(now.wrapping_sub(last));
+            last = now;
+        }
+        std::hint::black_box(sink);
+        self.tsc_overhead = read_tsc().wrapping_sub(start);
+        self.last_tsc = read_tsc();
+        self.last_gc = self.heap.stats.gc_time;
+    }
+
+    fn cc_name(&self, e: u32) -> String {
+        self.acct.name(e, &self.code.cost_centres)
+    }
+
+    #[cold]
+    fn error(&self, kind: ErrorKind, rule: &'static str, span: Option<Span>) -> RuntimeError {
+        let location = common::location(self.sources, span.unwrap_or(self.span));
+        RuntimeError {
+            kind,
+            rule,
+            cost_centre: self.cc_name(self.cc),
+            location,
+            step: self.steps,
+        }
+    }
+
+    #[cold]
+    fn step_limit(&self, rule: &'static str) -> RuntimeError {
+        self.error(
+            ErrorKind::StepLimit {
+                limit: self.max_steps.unwrap_or(self.limit),
+            },
+            rule,
+            None,
+        )
+    }
+
+    #[inline]
+    fn reserve(&mut self, words: usize, rule: &'static str) -> Result<(), RuntimeError> {
+        match self.heap.reserve(words, self.gc_stress, &mut self.s) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.error(
+                ErrorKind::HeapLimit {
+                    limit_bytes: e.limit_bytes,
+                    live_bytes: e.live_bytes,
+                },
+                rule,
+                None,
+            )),
+        }
+    }
+
+    #[inline]
+    fn alloc(
+        &mut self,
+        info: Info,
+        cc: u32,
+        payload: &[Value],
+        rule: &'static str,
+    ) -> Result<Addr, RuntimeError> {
+        match self.heap.alloc(info, cc, payload) {
+            Some(a) => Ok(a),
+            None => Err(self.heap_full(rule)),
+        }
+    }
+
+    /// An allocation found no room (after [`Machine::reserve`] made it,
+    /// which cannot happen).
+    #[cold]
+    fn heap_full(&self, rule: &'static str) -> RuntimeError {
+        self.error(
+            ErrorKind::HeapLimit {
+                limit_bytes: self.heap.max_bytes(),
+                live_bytes: self.heap.used_words() as u64 * 8,
+            },
+            rule,
+            None,
+        )
+    }
+
+    #[inline]
+    fn lookup(&self, v: VarRef) -> Value {
+        read_var(
+            &self.s.vals,
+            self.env_base,
+            self.env_len,
+            &self.s.globals,
+            v,
+        )
+    }
+
+    #[inline]
+    fn atom(&self, a: AtomCode) -> Value {
+        read_atom(
+            &self.s.vals,
+            self.env_base,
+            self.env_len,
+            &self.s.globals,
+            a,
+        )
+    }
+
+    /// Set the returned constructor fields to `args` read in the current
+    /// environment.
+    #[inline]
+    fn load_fields(&mut self, args: &[AtomCode]) {
+        let (vals, globals) = (&self.s.vals, &self.s.globals);
+        let (base, len) = (self.env_base, self.env_len);
+        let fields = &mut self.s.fields;
+        fields.clear();
+        for a in args {
+            fields.push(read_atom(vals, base, len, globals, *a));
+        }
+    }
+
+    /// The (up to two) `Int#` operands of a primitive operation; `None` if
+    /// one is a closure.
+    #[inline]
+    fn int_args(&self, args: &[AtomCode]) -> Option<[i64; 2]> {
+        let mut xs = [0i64; 2];
+        for (x, a) in xs.iter_mut().zip(args) {
+            match self.atom(*a) {
+                Value::Int(k) => *x = k,
+                Value::Ptr(_) => return None,
+            }
+        }
+        Some(xs)
+    }
+
+    #[inline]
+    fn set_slot(&mut self, slot: u32, v: Value) {
+        if (slot as usize) < self.env_len {
+            self.s.vals[self.env_base + slot as usize] = v;
+        }
+    }
+
+    /// Recompute the cached top (`top_cont`, `top_floor`, `top_as`) after
+    /// `rs` or `us` changed: the innermost case continuation counts if it
+    /// was pushed after the innermost update/restore frame.
+    #[inline]
+    fn retop(&mut self) {
+        let frame = self.s.us.last();
+        let frame_rs = frame.map_or(0, |f| f.rs_base as usize);
+        match self.rs.last() {
+            Some(c) if self.rs.len() > frame_rs => {
+                self.top_cont = true;
+                self.top_floor = c.env_end();
+                self.top_as = c.as_height as usize;
+            }
+            _ => {
+                self.top_cont = false;
+                self.top_floor = frame.map_or(0, |f| f.env_top as usize);
+                self.top_as = frame.map_or(0, |f| f.as_base as usize);
+            }
+        }
+    }
+
+    #[inline]
+    fn rs_nonempty(&self) -> bool {
+        self.top_cont
+    }
+
+    #[inline]
+    fn avail(&self) -> usize {
+        self.s.args.len().saturating_sub(self.top_as)
+    }
+
+    /// The height of `vals` below which environments are live.
+    #[inline]
+    fn floor(&self) -> usize {
+        self.top_floor
+    }
+
+    /// Open a fresh environment of `size` slots at the floor for the
+    /// closure at `a`, its first `nfree` slots its first `nfree` payload
+    /// words; returns the environment's base in `vals`.
+    #[inline(always)]
+    fn open_env(&mut self, a: Addr, size: usize, nfree: usize) -> usize {
+        let base = self.floor();
+        let vals = &mut self.s.vals;
+        vals.truncate(base);
+        // Environments are a few slots: pushing them one by one costs less
+        // than `resize` (an out-of-line call and a `memset`) and writes each
+        // slot once.
+        vals.reserve(size);
+        let nfree = nfree.min(size);
+        for i in 0..nfree {
+            vals.push(self.heap.payload(a, i));
+        }
+        for _ in nfree..size {
+            vals.push(Value::Int(0));
+        }
+        self.env_base = base;
+        self.env_len = size;
+        base
+    }
+
+    /// Rule 2 on the function at `a` up to its arguments: open its
+    /// environment with the free variables, and in stacks mode append the
+    /// stack it captured (a function of arity ≥ 1). Returns the base; the
+    /// caller puts the arguments after the free variables.
+    #[inline(always)]
+    fn open_function_env(&mut self, a: Addr, lam: Lam) -> usize {
+        let captured = self.heap.cc(a);
+        let base = self.open_env(a, lam.fun_env as usize, lam.nfree as usize);
+        if lam.arity >= 1 && self.mode == CostCentreMode::Stacks {
+            self.cc = self.acct.stacks.append(self.cc, captured);
+        }
+        base
+    }
+
+    /// Outside `Eval` the environments above the floor are dead: drop them
+    /// so the collector does not keep what they point to.
+    #[inline]
+    fn drop_dead_envs(&mut self) {
+        let fl = self.floor();
+        self.s.vals.truncate(fl);
+    }
+
+    /// The stacks' size in words, as `--max-stack` counts it (both
+    /// engines alike): arguments, continuations with their environments,
+    /// four words an update or restore frame.
+    #[inline]
+    fn stack_words(&self) -> usize {
+        self.s.args.len() + self.rs_words + self.s.us.len() * 4
+    }
+
+    #[inline]
+    fn check_stack(&self, rule: &'static str) -> Result<(), RuntimeError> {
+        let words = self.stack_words();
+        // Frames keep heights as `u32`; the slack covers the environments
+        // opened between two checks. (64 GiB of environments: a
+        // `--max-stack` this large is out of reach of both engines anyway.)
+        let height = self.s.vals.len().max(self.s.args.len()).max(self.rs.len());
+        if words as u64 > self.max_stack_words || height > MAX_HEIGHT {
+            return Err(self.stack_error(rule));
+        }
+        Ok(())
+    }
+
+    // ----- fused rules ---------------------------------------------------
+    //
+    // Common sequences of rules run as one dispatch. Each fused path first
+    // checks that every rule in the sequence would fire (same selection as
+    // the loop's arms), that none allocates, and that no step of it would
+    // meet the step limit or a heap census; if any check fails it changes
+    // nothing and the loop runs the rules one at a time, so errors, limits
+    // and censuses happen exactly where they happen unfused. What the
+    // sequence leaves behind (environment, counters, step count, cost
+    // centre, the span errors name) is what the single rules leave.
+
+    /// May `k` steps run without meeting the step limit or a census?
+    #[inline]
+    fn can_fuse(&self, k: u64) -> bool {
+        self.steps + k <= self.limit.min(self.next_event)
+    }
+
+    /// Would a case continuation (rule 4) stay within `--max-stack`?
+    #[inline]
+    fn cont_fits(&self) -> bool {
+        (self.stack_words() + self.env_len + 3) as u64 <= self.max_stack_words
+    }
+
+    /// `case e of alts` whose scrutinee returns at once, without building
+    /// anything: a primitive operation (rules 4, 14), a literal (4, 9), a
+    /// constructor (4, 5), a variable bound to an `Int#` (4, 10) or to an
+    /// evaluated value (4, 1, 2, 5: a constructor value or a reentrant
+    /// arity-0 closure whose body is a constructor), then the return to
+    /// this case's alternative (6, 8, 11, 12 or 13). No continuation is
+    /// pushed or copied: the alternative runs in the environment the case
+    /// was evaluated in, which is the continuation's. Returns whether it
+    /// fired.
+    #[inline]
+    fn case_immediate(&mut self, case: &ExprNode, scrut: ExprId) -> bool {
+        let code = self.code;
+        let ExprCode::Case { alts, default, .. } = &case.code else {
+            return false;
+        };
+        // The value returned, the steps up to and including the one that
+        // returns it, and the calls (rule 1) among them.
+        let (ret, steps, calls) = match &code.exprs[scrut as usize].code {
+            ExprCode::Prim { op, args } => {
+                let Some(xs) = self.int_args(args) else {
+                    return false;
+                };
+                match primitives::apply(*op, xs[0], xs[1]) {
+                    Some(r) => (Ctl::RetInt(r), 2, 0),
+                    None => return false,
+                }
+            }
+            ExprCode::Lit(k) => (Ctl::RetInt(*k), 2, 0),
+            ExprCode::Con { con, args } => {
+                self.load_fields(args);
+                (Ctl::RetCon(*con), 2, 0)
+            }
+            ExprCode::App { fun, args } if args.is_empty() => match self.lookup(*fun) {
+                Value::Int(k) => (Ctl::RetInt(k), 2, 0),
+                Value::Ptr(p) => match self.evaluated_fields(p) {
+                    Some(c) => (Ctl::RetCon(c), 4, 1),
+                    None => return false,
+                },
+            },
+            _ => return false,
+        };
+        let total = steps + 1;
+        if !self.can_fuse(total) || !self.cont_fits() {
+            return false;
+        }
+        // The alternative (the return rule's selection, success cases only;
+        // rule 7 allocates and is left to the loop).
+        let (body, bind_int) = match (ret, alts) {
+            (Ctl::RetInt(k), AltsKind::Prim(alts)) => match alts.iter().find(|a| a.0 == k) {
+                Some(&(_, body)) => (body, None),
+                None => match default {
+                    Some(d) => (d.body, d.bind.map(|slot| (slot, k))),
+                    None => return false,
+                },
+            },
+            (Ctl::RetInt(k), AltsKind::DefaultOnly) => match default {
+                Some(d) => (d.body, d.bind.map(|slot| (slot, k))),
+                None => return false,
+            },
+            (Ctl::RetCon(c), AltsKind::Alg(alts)) => match alts.iter().find(|a| a.con == c) {
+                Some(alt) => {
+                    for (i, slot) in alt.binds.iter().enumerate() {
+                        if let Some(&w) = self.s.fields.get(i) {
+                            self.set_slot(*slot, w);
+                        }
+                    }
+                    (alt.body, None)
+                }
+                None => match default {
+                    Some(DefaultAlt { bind: None, body }) => (*body, None),
+                    _ => return false,
+                },
+            },
+            (Ctl::RetCon(_), AltsKind::DefaultOnly) => match default {
+                Some(DefaultAlt { bind: None, body }) => (*body, None),
+                _ => return false,
+            },
+            _ => return false,
+        };
+        if let Some((slot, k)) = bind_int {
+            self.set_slot(slot, Value::Int(k));
+        }
+        self.steps += total;
+        if PROF {
+            self.pend_calls += calls + 1;
+        }
+        self.span = case.span;
+        self.s.ctl = Ctl::Eval(body);
+        true
+    }
+
+    /// If `p` is an evaluated value that entering returns at once (rules 2
+    /// and 5 with no cost-centre change: a constructor value, or a
+    /// reentrant arity-0 closure whose body is a constructor application),
+    /// put its fields in `fields` and give its constructor.
+    #[inline(always)]
+    fn evaluated_fields(&mut self, p: Addr) -> Option<ConId> {
+        let a = self.heap.deref(p);
+        let info = self.heap.info(a)?;
+        match info.tag {
+            Tag::Con => {
+                self.s.fields.clear();
+                for i in 0..info.n as usize {
+                    let v = self.heap.payload(a, i);
+                    self.s.fields.push(v);
+                }
+                Some(info.index)
+            }
+            Tag::Lambda => {
+                let lam = *self.p.lams.get(info.index as usize)?;
+                if lam.kind != 0 || lam.arity != 0 {
+                    return None;
+                }
+                let ExprCode::Con { con, args } = &self.code.exprs[lam.body as usize].code else {
+                    return None;
+                };
+                self.s.fields.clear();
+                for at in args {
+                    let v = match *at {
+                        AtomCode::Lit(k) => Value::Int(k),
+                        AtomCode::Var(VarRef::Local(i)) if i < lam.nfree => {
+                            self.heap.payload(a, i as usize)
+                        }
+                        AtomCode::Var(VarRef::Global(g)) => *self.s.globals.get(g as usize)?,
+                        AtomCode::Var(VarRef::Local(_)) => return None,
+                    };
+                    self.s.fields.push(v);
+                }
+                Some(*con)
+            }
+            _ => None,
+        }
+    }
+
+    /// `f {xs}` where `f` is a reentrant closure taking exactly the
+    /// arguments given: rule 1, then rule 2, without the argument stack.
+    /// Returns whether it fired.
+    #[inline]
+    fn call_exact(&mut self, node: &ExprNode, p: Addr, args: &[AtomCode]) -> bool {
+        const MAX: usize = 8;
+        let n = args.len();
+        if n > MAX || !self.can_fuse(2) {
+            return false;
+        }
+        let a = self.heap.deref(p);
+        let Some(Info {
+            tag: Tag::Lambda,
+            index,
+            ..
+        }) = self.heap.info(a)
+        else {
+            return false;
+        };
+        let Some(&lam) = self.p.lams.get(index as usize) else {
+            return false;
+        };
+        if lam.kind != 0 || lam.arity as usize != n {
+            return false;
+        }
+        if (self.stack_words() + n) as u64 > self.max_stack_words {
+            return false;
+        }
+        let mut xs = [Value::Int(0); MAX];
+        for (x, at) in xs.iter_mut().zip(args) {
+            *x = self.atom(*at);
+        }
+        // Rule 1.
+        self.span = node.span;
+        if PROF {
+            self.pend_calls += 1;
+        }
+        // Rule 2. No `Accounting::call`: every rule 2 leaves no argument
+        // above the innermost over-saturated call (or the floor), so these
+        // `n` are exactly the function's own and the call changes nothing.
+        let base = self.open_function_env(a, lam) + lam.nfree as usize;
+        self.s.vals[base..base + n].copy_from_slice(&xs[..n]);
+        self.s.ctl = Ctl::Eval(lam.body);
+        self.steps += 2;
+        self.switch(self.cc);
+        true
+    }
+
+    #[cold]
+    fn stack_error(&self, rule: &'static str) -> RuntimeError {
+        self.error(
+            ErrorKind::StackLimit {
+                limit_bytes: self.max_stack_bytes,
+            },
+            rule,
+            None,
+        )
+    }
+
+    fn closure_desc(&self, a: Addr) -> String {
+        common::closure_desc(self.code, &self.heap, a)
+    }
+
+    fn closure_span(&self, a: Addr) -> Option<Span> {
+        common::closure_span(self.code, &self.heap, a)
+    }
+
+    // ----- globals -------------------------------------------------------
+
+    fn init_globals(&mut self) -> Result<(), RuntimeError> {
+        self.reserve(self.code.globals.len() * closure_words(0), "3")?;
+        match common::alloc_globals(&mut self.heap, self.code, &mut self.acct) {
+            Some(globals) => {
+                self.s.globals = globals;
+                Ok(())
+            }
+            None => Err(self.error(
+                ErrorKind::HeapLimit {
+                    limit_bytes: self.heap.max_bytes(),
+                    live_bytes: 0,
+                },
+                "-",
+                None,
+            )),
+        }
+    }
+
+    // ----- driving and printing ------------------------------------------
+
+    /// Run to the end: evaluate `main`, then force and print its value.
+    pub fn run(&mut self, out: &mut dyn Write) -> Result<(), RuntimeError> {
+        if self.cycles {
+            self.calibrate_cycles();
+        }
+        self.started = Instant::now();
+        let r = self.run_inner(out);
+        if self.heap_by.is_some() {
+            self.census();
+        }
+        // Charge what is not yet charged.
+        self.flush();
+        r
+    }
+
+    /// At the loop head, at `next_event`: the census that is due, or the
+    /// look at the interrupt flag that is due (stopping the run if set).
+    #[cold]
+    #[inline(never)]
+    fn event(&mut self) -> Result<(), RuntimeError> {
+        if self.steps >= self.next_census {
+            self.census();
+        }
+        if self.interrupt.stop_now(self.steps) {
+            return Err(self.error(ErrorKind::Interrupted, "-", None));
+        }
+        self.next_event = self.next_census.min(self.interrupt.next);
+        Ok(())
+    }
+
+    /// A heap census, as the reference engine takes it: collect (with the
+    /// same roots: environments above the floor are dead outside `Eval`),
+    /// then count what is live.
+    #[cold]
+    fn census(&mut self) {
+        let Some(by) = self.heap_by else { return };
+        if !matches!(self.s.ctl, Ctl::Eval(_)) {
+            self.drop_dead_envs();
+        }
+        let _ = self.heap.collect(0, &mut self.s);
+        let sample = heap_profile::census(&self.heap, self.code, &self.acct, by, self.steps);
+        self.heap_profile.samples.push(sample);
+        self.next_census = self.steps + self.heap_interval;
+        self.next_event = self.next_census.min(self.interrupt.next);
+    }
+
+    pub fn take_heap_profile(&mut self) -> Option<HeapProfile> {
+        self.heap_by.map(|_| std::mem::take(&mut self.heap_profile))
+    }
+
+    fn run_inner(&mut self, out: &mut dyn Write) -> Result<(), RuntimeError> {
+        self.init_globals()?;
+        if self.heap_by.is_some() {
+            self.census();
+        }
+        loop {
+            self.exec()?;
+            let halted = match self.s.ctl {
+                Ctl::RetInt(k) => Halted::Int(k),
+                Ctl::RetCon(c) => Halted::Con(c, &self.s.fields),
+                Ctl::Enter(_) | Ctl::Eval(_) => Halted::Function,
+            };
+            match self.s.printer.halted(self.code, halted, out) {
+                Ok(None) => return Ok(()),
+                Ok(Some(v)) => self.force(v),
+                Err(e) => {
+                    return Err(self.error(ErrorKind::output(OutputStream::Result, &e), "-", None));
+                }
+            }
+        }
+    }
+
+    fn force(&mut self, v: Value) {
+        self.s.args.clear();
+        self.rs.clear();
+        self.s.us.clear();
+        self.retop();
+        self.s.vals.clear();
+        self.env_base = 0;
+        self.env_len = 0;
+        self.rs_words = 0;
+        self.cc = self.main_entry;
+        self.switch(self.main_entry);
+        self.s.ctl = Ctl::Enter(v);
+    }
+
+    // ----- results -------------------------------------------------------
+
+    pub fn stats(&self) -> Stats {
+        common::stats(self.steps, &self.heap, self.started)
+    }
+
+    pub fn profile(&self, reproducible: bool) -> Profile {
+        let frequency = common::steps_frequency(self.steps, self.started, reproducible);
+        let mut p = self.acct.profile(&self.code.cost_centres, frequency);
+        if self.cycles && !reproducible {
+            p.frequency = self.tsc_hz;
+            p.overhead = self.tsc_overhead;
+        }
+        p
+    }
+}
+
+/// The CPU's time-stamp counter.
+#[cfg(target_arch = "x86_64")]
+fn read_tsc() -> u64 {
+    // SAFETY: `rdtsc` only reads the time-stamp counter into registers: it
+    // has no memory effects and no preconditions, and every x86-64 CPU has it.
+    unsafe { core::arch::x86_64::_rdtsc() }
+}
+
+/// Elsewhere: nanoseconds of a process-wide monotonic clock.
+#[cfg(not(target_arch = "x86_64"))]
+fn read_tsc() -> u64 {
+    use std::sync::OnceLock;
+    static START: OnceLock<Instant> = OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_nanos() as u64
+}
