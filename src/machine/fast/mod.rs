@@ -77,7 +77,9 @@ use crate::profile::{Counters, Profile};
 use crate::stg::source::SourceMap;
 use crate::stg::syntax::{Flag, Span};
 
+mod compile;
 mod rules;
+mod threaded;
 
 /// The control component; environments live in `vals`, constructor fields
 /// in `fields`.
@@ -141,7 +143,6 @@ struct St {
     fields: Vec<Value>,
     args: Vec<Value>,
     us: Vec<UFrame>,
-    globals: Vec<Value>,
     printer: ResultPrinter,
 }
 
@@ -167,7 +168,6 @@ impl Roots for St {
                 }
             }
         }
-        self.globals.iter_mut().for_each(&mut *f);
         self.printer.roots(f);
     }
 }
@@ -238,6 +238,13 @@ impl Prepared {
 pub struct Machine<'a, const PROF: bool> {
     code: &'a Code,
     p: Prepared,
+    /// The compiled program the op loop runs.
+    k: compile::Compiled,
+    /// The constant area's height (`vals[..const_top]`: the globals, then
+    /// the literals; see `compile.rs`): the lowest floor.
+    const_top: usize,
+    /// `vals[..nglobals]` are the globals.
+    nglobals: usize,
     sources: &'a SourceMap,
     heap: Heap,
     s: St,
@@ -293,21 +300,23 @@ pub struct Machine<'a, const PROF: bool> {
     started: Instant,
 }
 
-/// The value of `v` in the environment `vals[base..base + len]` (slots
-/// out of range, which lowering never produces, read as `0#`).
+/// The value of `v` in the environment `vals[base..base + len]`, the
+/// globals being `vals[..nglobals]` (slots out of range, which lowering
+/// never produces, read as `0#`).
 #[inline(always)]
-fn read_var(vals: &[Value], base: usize, len: usize, globals: &[Value], v: VarRef) -> Value {
+fn read_var(vals: &[Value], base: usize, len: usize, nglobals: usize, v: VarRef) -> Value {
     match v {
         VarRef::Local(i) if (i as usize) < len => vals[base + i as usize],
         VarRef::Local(_) => Value::Int(0),
-        VarRef::Global(g) => globals.get(g as usize).copied().unwrap_or(Value::Int(0)),
+        VarRef::Global(g) if (g as usize) < nglobals => vals[g as usize],
+        VarRef::Global(_) => Value::Int(0),
     }
 }
 
 #[inline(always)]
-fn read_atom(vals: &[Value], base: usize, len: usize, globals: &[Value], a: AtomCode) -> Value {
+fn read_atom(vals: &[Value], base: usize, len: usize, nglobals: usize, a: AtomCode) -> Value {
     match a {
-        AtomCode::Var(v) => read_var(vals, base, len, globals, v),
+        AtomCode::Var(v) => read_var(vals, base, len, nglobals, v),
         AtomCode::Lit(k) => Value::Int(k),
     }
 }
@@ -333,6 +342,9 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         Machine {
             code,
             p: Prepared::new(code),
+            k: compile::compile(code),
+            const_top: 0,
+            nglobals: code.globals.len(),
             sources,
             heap: Heap::new(options.max_heap.unwrap_or(default)),
             s: St {
@@ -341,7 +353,6 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 fields: Vec::with_capacity(16),
                 args: Vec::with_capacity(1024),
                 us: Vec::with_capacity(256),
-                globals: Vec::new(),
                 printer: ResultPrinter::default(),
             },
             rs: Vec::with_capacity(1024),
@@ -536,36 +547,24 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
 
     #[inline]
     fn lookup(&self, v: VarRef) -> Value {
-        read_var(
-            &self.s.vals,
-            self.env_base,
-            self.env_len,
-            &self.s.globals,
-            v,
-        )
+        read_var(&self.s.vals, self.env_base, self.env_len, self.nglobals, v)
     }
 
     #[inline]
     fn atom(&self, a: AtomCode) -> Value {
-        read_atom(
-            &self.s.vals,
-            self.env_base,
-            self.env_len,
-            &self.s.globals,
-            a,
-        )
+        read_atom(&self.s.vals, self.env_base, self.env_len, self.nglobals, a)
     }
 
     /// Set the returned constructor fields to `args` read in the current
     /// environment.
     #[inline]
     fn load_fields(&mut self, args: &[AtomCode]) {
-        let (vals, globals) = (&self.s.vals, &self.s.globals);
+        let (vals, nglobals) = (&self.s.vals, self.nglobals);
         let (base, len) = (self.env_base, self.env_len);
         let fields = &mut self.s.fields;
         fields.clear();
         for a in args {
-            fields.push(read_atom(vals, base, len, globals, *a));
+            fields.push(read_atom(vals, base, len, nglobals, *a));
         }
     }
 
@@ -605,7 +604,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             }
             _ => {
                 self.top_cont = false;
-                self.top_floor = frame.map_or(0, |f| f.env_top as usize);
+                self.top_floor = frame.map_or(self.const_top, |f| f.env_top as usize);
                 self.top_as = frame.map_or(0, |f| f.as_base as usize);
             }
         }
@@ -692,6 +691,66 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             return Err(self.stack_error(rule));
         }
         Ok(())
+    }
+
+    // ----- rules shared by the rule loop and the op loop ----------------
+
+    /// Pop the top case continuation and resume in its environment: count
+    /// the return (to the entry current before it), restore its cost centre.
+    #[inline]
+    fn return_to(&mut self, cont: Cont) {
+        self.rs.pop();
+        self.retop();
+        self.rs_words = self.rs_words.saturating_sub(cont.env_len as usize + 3);
+        if PROF {
+            self.pend_calls += 1;
+        }
+        self.cc = cont.cc;
+        self.span = self.code.exprs[cont.case as usize].span;
+        self.env_base = cont.env_base as usize;
+        self.env_len = cont.env_len as usize;
+        self.s.vals.truncate(cont.env_end());
+    }
+
+    #[inline]
+    fn pop_frame(&mut self) -> UFrame {
+        let f = self.s.us.pop().expect("selected a pop rule with a frame");
+        self.retop();
+        self.cc = f.cc;
+        f
+    }
+
+    /// Rules 15 and 15′ (the caller counts the step).
+    fn enter_thunk(
+        &mut self,
+        a: Addr,
+        lam: Lam,
+        index: LambdaId,
+        update: bool,
+        rule: &'static str,
+    ) -> Result<(), RuntimeError> {
+        let env_top = self.floor();
+        self.open_env(a, lam.thunk_env as usize, lam.nfree as usize);
+        self.s.us.push(UFrame {
+            update: if update { a } else { NO_UPDATE },
+            as_base: self.s.args.len() as u32,
+            rs_base: self.rs.len() as u32,
+            env_top: env_top as u32,
+            cc: self.cc,
+        });
+        self.top_cont = false;
+        self.top_floor = env_top;
+        self.top_as = self.s.args.len();
+        self.heap
+            .blackhole(a, if update { Tag::BlackHole } else { Tag::Entered });
+        self.cc = self.heap.cc(a);
+        if PROF {
+            let cc = self.cc;
+            self.ctr(cc).lazy_calls += 1;
+        }
+        self.span = self.code.lambda(index).span;
+        self.s.ctl = Ctl::Eval(lam.body);
+        self.check_stack(rule)
     }
 
     // ----- fused rules ---------------------------------------------------
@@ -840,7 +899,9 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                         AtomCode::Var(VarRef::Local(i)) if i < lam.nfree => {
                             self.heap.payload(a, i as usize)
                         }
-                        AtomCode::Var(VarRef::Global(g)) => *self.s.globals.get(g as usize)?,
+                        AtomCode::Var(VarRef::Global(g)) => {
+                            *self.s.vals[..self.nglobals].get(g as usize)?
+                        }
                         AtomCode::Var(VarRef::Local(_)) => return None,
                     };
                     self.s.fields.push(v);
@@ -924,7 +985,15 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         self.reserve(self.code.globals.len() * closure_words(0), "3")?;
         match common::alloc_globals(&mut self.heap, self.code, &mut self.acct) {
             Some(globals) => {
-                self.s.globals = globals;
+                // The constant area: the globals, then the literals.
+                let vals = &mut self.s.vals;
+                vals.clear();
+                vals.extend(&globals);
+                vals.extend(&self.k.constants[globals.len()..]);
+                self.const_top = vals.len();
+                self.top_floor = self.const_top;
+                self.env_base = self.const_top;
+                self.env_len = 0;
                 Ok(())
             }
             None => Err(self.error(
@@ -1017,8 +1086,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         self.rs.clear();
         self.s.us.clear();
         self.retop();
-        self.s.vals.clear();
-        self.env_base = 0;
+        self.s.vals.truncate(self.const_top);
+        self.env_base = self.const_top;
         self.env_len = 0;
         self.rs_words = 0;
         self.cc = self.main_entry;

@@ -14,6 +14,11 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             if self.steps >= self.next_event {
                 self.event()?;
             }
+            if let Ctl::Eval(_) = self.s.ctl
+                && self.run_ops()
+            {
+                continue;
+            }
             match self.s.ctl {
                 Ctl::Eval(e) => {
                     let node = &code.exprs[e as usize];
@@ -30,10 +35,10 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                         return Err(self.step_limit("1"));
                                     }
                                     self.span = node.span;
-                                    let (vals, globals) = (&self.s.vals, &self.s.globals);
+                                    let (vals, nglobals) = (&self.s.vals, self.nglobals);
                                     let (base, len) = (self.env_base, self.env_len);
                                     for a in args.iter().rev() {
-                                        let v = read_atom(vals, base, len, globals, *a);
+                                        let v = read_atom(vals, base, len, nglobals, *a);
                                         self.s.args.push(v);
                                     }
                                     self.finish_rule1(f)?;
@@ -155,10 +160,10 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                     n: free.len() as u32,
                                     index: b.lambda,
                                 };
-                                let (vals, globals) = (&self.s.vals, &self.s.globals);
+                                let (vals, nglobals) = (&self.s.vals, self.nglobals);
                                 let (base, len) = (self.env_base, self.env_len);
                                 let r = self.heap.alloc_with(info, cc, free.len(), |i| {
-                                    read_var(vals, base, len, globals, free[i])
+                                    read_var(vals, base, len, nglobals, free[i])
                                 });
                                 if r.is_none() {
                                     return Err(self.heap_full("3"));
@@ -698,64 +703,6 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         self.s.ctl = Ctl::Eval(body);
         self.steps += 1;
         self.switch(self.cc);
-    }
-
-    /// Pop the top case continuation and resume in its environment: count
-    /// the return (to the entry current before it), restore its cost centre.
-    #[inline]
-    fn return_to(&mut self, cont: Cont) {
-        self.rs.pop();
-        self.retop();
-        self.rs_words = self.rs_words.saturating_sub(cont.env_len as usize + 3);
-        if PROF {
-            self.pend_calls += 1;
-        }
-        self.cc = cont.cc;
-        self.span = self.code.exprs[cont.case as usize].span;
-        self.env_base = cont.env_base as usize;
-        self.env_len = cont.env_len as usize;
-        self.s.vals.truncate(cont.env_end());
-    }
-
-    #[inline]
-    fn pop_frame(&mut self) -> UFrame {
-        let f = self.s.us.pop().expect("selected a pop rule with a frame");
-        self.retop();
-        self.cc = f.cc;
-        f
-    }
-
-    /// Rules 15 and 15′ (the caller counts the step).
-    fn enter_thunk(
-        &mut self,
-        a: Addr,
-        lam: Lam,
-        index: LambdaId,
-        update: bool,
-        rule: &'static str,
-    ) -> Result<(), RuntimeError> {
-        let env_top = self.floor();
-        self.open_env(a, lam.thunk_env as usize, lam.nfree as usize);
-        self.s.us.push(UFrame {
-            update: if update { a } else { NO_UPDATE },
-            as_base: self.s.args.len() as u32,
-            rs_base: self.rs.len() as u32,
-            env_top: env_top as u32,
-            cc: self.cc,
-        });
-        self.top_cont = false;
-        self.top_floor = env_top;
-        self.top_as = self.s.args.len();
-        self.heap
-            .blackhole(a, if update { Tag::BlackHole } else { Tag::Entered });
-        self.cc = self.heap.cc(a);
-        if PROF {
-            let cc = self.cc;
-            self.ctr(cc).lazy_calls += 1;
-        }
-        self.span = self.code.lambda(index).span;
-        self.s.ctl = Ctl::Eval(lam.body);
-        self.check_stack(rule)
     }
 
     /// Rule 17a (the caller counts the step). The partial application gets

@@ -1,0 +1,464 @@
+//! The fast engine's compiled form of a program: one [`Op`] per expression
+//! of [`Code`] (the op of expression `e` is `ops[e]`, so an `ExprId` is also
+//! a program counter), specialised by what the expression's operands and
+//! scrutinee are, for the op loop (`threaded.rs`).
+//!
+//! Every atom becomes an [`Opnd`]: an index into the value stack `vals`,
+//! relative to the current environment for a local variable, absolute for a
+//! global or a literal. The bottom of `vals` is the **constant area**: one
+//! slot per global (its closure's address, moved by the collector like any
+//! other root), then one slot per distinct literal used as an atom
+//! (`Int#`s, which the collector skips). Reading any atom is then one
+//! indexed load, with no match on its kind.
+//!
+//! An expression the op loop does not run fast compiles to [`Op::Rules`]:
+//! the rule loop (`rules.rs`) fires its rule. So does any expression with a
+//! local variable outside its environment (lowering never makes one; the
+//! rule loop reads such a variable as `0#`).
+
+use std::collections::HashMap;
+
+use crate::gc::{Value, closure_words};
+use crate::machine::code::*;
+use crate::profile::cost_centre::CcId;
+use crate::stg::syntax::{Flag, PrimOp};
+
+/// An atom as an index into `vals`: `LOCAL | slot` for a variable of the
+/// current environment (relative to its base), otherwise the absolute
+/// index of a global or a literal in the constant area.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Opnd(pub u32);
+
+impl Opnd {
+    pub const LOCAL: u32 = 1 << 31;
+
+    /// The index of this operand in `vals` for an environment at `base`.
+    #[inline(always)]
+    pub fn index(self, base: usize) -> usize {
+        let local = (self.0 & Self::LOCAL != 0) as usize;
+        (self.0 & !Self::LOCAL) as usize + (base & local.wrapping_neg())
+    }
+}
+
+/// `NONE` in a `u32` field: no default alternative, no bound variable.
+pub(super) const NONE: u32 = u32::MAX;
+
+/// What a case's alternatives match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum AltsOn {
+    Con,
+    Int,
+    /// Only a default alternative.
+    Default,
+}
+
+/// A case's alternatives: `n` of them from `first` in `con_alts` (for
+/// `AltsOn::Con`) or `int_alts` (for `AltsOn::Int`), then the default.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Alts {
+    pub on: AltsOn,
+    pub first: u32,
+    pub n: u32,
+    /// The default's body, or `NONE`.
+    pub default: ExprId,
+    /// The slot the default binds (`v -> e`), or `NONE` (`default -> e`).
+    pub default_bind: u32,
+}
+
+/// An algebraic alternative: its constructor, the slots its fields bind
+/// (`nbinds` from `first_bind` in `bind_slots`), its body.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ConAlt {
+    pub con: ConId,
+    pub first_bind: u32,
+    pub nbinds: u32,
+    pub body: ExprId,
+}
+
+/// One closure a `let` builds: its slot, lambda, and free variables
+/// (`nfree` operands from `first_free` in `opnds`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct LetClosure {
+    pub slot: u32,
+    pub lambda: LambdaId,
+    pub first_free: u32,
+    pub nfree: u32,
+}
+
+/// The ops. Argument lists are `n` operands from `first` in `opnds`, in
+/// source order.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Op {
+    /// Left to the rule loop.
+    Rules,
+    /// `let(rec)` (rule 3): `n` closures from `first` in `lets`, `words`
+    /// words in all.
+    Let {
+        first: u32,
+        n: u32,
+        words: u32,
+        body: ExprId,
+    },
+    /// `case x {} of alts`.
+    CaseVar { x: Opnd, alts: u32 },
+    /// `case op {a, b} of alts` (`b == a` for `negate#`).
+    CasePrim {
+        op: PrimOp,
+        a: Opnd,
+        b: Opnd,
+        alts: u32,
+    },
+    /// Any other `case`: push a continuation (rule 4) and evaluate
+    /// `scrut`, in a copy of the environment when `copy` (a scrutinee that
+    /// binds variables, as the rule loop does).
+    Case { scrut: ExprId, copy: bool },
+    /// `f {args}` where `f` is a global re-entrant function taking exactly
+    /// these arguments: rules 1 and 2 with nothing to look at in the heap
+    /// (a global function has no free variables and, in stacks mode, the
+    /// empty stack, whose append changes nothing).
+    CallGlobal { lam: LambdaId, first: u32, n: u32 },
+    /// `f {args}`, anything else.
+    App { f: Opnd, first: u32, n: u32 },
+    /// `c {args}` (rule 5, then the return).
+    Con { con: ConId, first: u32, n: u32 },
+    /// A literal (rule 9, then the return).
+    Lit(i64),
+    /// `op {a, b}` (rule 14, then the return; `b == a` for `negate#`).
+    Prim { op: PrimOp, a: Opnd, b: Opnd },
+    /// `scc "l" e`.
+    Scc { cc: CcId, body: ExprId },
+}
+
+/// The compiled program.
+pub(super) struct Compiled {
+    pub ops: Vec<Op>,
+    pub opnds: Vec<Opnd>,
+    pub alts: Vec<Alts>,
+    pub con_alts: Vec<ConAlt>,
+    pub int_alts: Vec<(i64, ExprId)>,
+    pub bind_slots: Vec<u32>,
+    pub lets: Vec<LetClosure>,
+    /// The constant area: the globals' slots are filled in when their
+    /// closures are allocated; then the literals.
+    pub constants: Vec<Value>,
+    /// `case_alts[e]`: the alternatives of the case expression `e`.
+    pub case_alts: Vec<u32>,
+}
+
+/// How many steps an op's fast path fires at most before its return (the
+/// op loop leaves an op to the rule loop unless this many steps fit before
+/// the step limit and the next census). `CaseVar` on a constructor value:
+/// rules 4, 1, 2, 5 and the return.
+pub(super) const MAX_OP_STEPS: u64 = 5;
+
+struct Compiler<'c> {
+    code: &'c Code,
+    c: Compiled,
+    literals: HashMap<i64, u32>,
+    nglobals: u32,
+}
+
+/// The size of the environment the body of `lam` runs in.
+fn env_size(lam: &LambdaCode) -> u32 {
+    lam.slots.max(lam.free.len() as u32 + lam.arity)
+}
+
+pub(super) fn compile(code: &Code) -> Compiled {
+    let nglobals = code.globals.len() as u32;
+    let mut k = Compiler {
+        code,
+        c: Compiled {
+            ops: vec![Op::Rules; code.exprs.len()],
+            opnds: Vec::new(),
+            alts: Vec::new(),
+            con_alts: Vec::new(),
+            int_alts: Vec::new(),
+            bind_slots: Vec::new(),
+            lets: Vec::new(),
+            constants: vec![Value::Int(0); nglobals as usize],
+            case_alts: vec![NONE; code.exprs.len()],
+        },
+        literals: HashMap::new(),
+        nglobals,
+    };
+    // Each expression runs in the environment of the lambda whose body it
+    // belongs to (nested lambdas have bodies of their own).
+    let mut env_of = vec![None; code.exprs.len()];
+    let mut work = Vec::new();
+    for lam in &code.lambdas {
+        work.push((lam.body, env_size(lam)));
+    }
+    for (c, &e) in code.con_bodies.iter().enumerate() {
+        work.push((e, code.cons.get(c).map_or(0, |c| c.arity)));
+    }
+    work.push((code.main_app, 0));
+    while let Some((e, size)) = work.pop() {
+        let Some(slot) = env_of.get_mut(e as usize) else {
+            continue;
+        };
+        match *slot {
+            // Lowering gives every lambda body expressions of its own; one
+            // reached from two environments would run with no locals.
+            Some(s) if s != size => *slot = Some(0),
+            Some(_) => continue,
+            None => *slot = Some(size),
+        }
+        match &code.exprs[e as usize].code {
+            ExprCode::Let { body, .. } | ExprCode::Scc { body, .. } => work.push((*body, size)),
+            ExprCode::Case {
+                scrut,
+                alts,
+                default,
+            } => {
+                work.push((*scrut, size));
+                match alts {
+                    AltsKind::Alg(alts) => work.extend(alts.iter().map(|a| (a.body, size))),
+                    AltsKind::Prim(alts) => work.extend(alts.iter().map(|a| (a.1, size))),
+                    AltsKind::DefaultOnly => {}
+                }
+                if let Some(d) = default {
+                    work.push((d.body, size));
+                }
+            }
+            _ => {}
+        }
+    }
+    for (e, size) in env_of.into_iter().enumerate() {
+        if let Some(size) = size {
+            let op = k.op(e as ExprId, size).unwrap_or(Op::Rules);
+            k.c.ops[e] = op;
+        }
+    }
+    k.c
+}
+
+impl Compiler<'_> {
+    /// The operand of a variable, `None` for a local outside the
+    /// environment of `size` slots.
+    fn var(&self, v: VarRef, size: u32) -> Option<Opnd> {
+        match v {
+            VarRef::Local(i) if i < size => Some(Opnd(Opnd::LOCAL | i)),
+            VarRef::Local(_) => None,
+            VarRef::Global(g) if g < self.nglobals => Some(Opnd(g)),
+            VarRef::Global(_) => None,
+        }
+    }
+
+    fn atom(&mut self, a: AtomCode, size: u32) -> Option<Opnd> {
+        match a {
+            AtomCode::Var(v) => self.var(v, size),
+            AtomCode::Lit(k) => {
+                let next = self.c.constants.len() as u32;
+                let i = *self.literals.entry(k).or_insert(next);
+                if i == next {
+                    self.c.constants.push(Value::Int(k));
+                }
+                Some(Opnd(i))
+            }
+        }
+    }
+
+    /// Add an argument list to `opnds`: `(first, n)`.
+    fn atoms(&mut self, args: &[AtomCode], size: u32) -> Option<(u32, u32)> {
+        let ops = args
+            .iter()
+            .map(|a| self.atom(*a, size))
+            .collect::<Option<Vec<_>>>()?;
+        let first = self.c.opnds.len() as u32;
+        self.c.opnds.extend(ops);
+        Some((first, args.len() as u32))
+    }
+
+    /// The two operands of a primitive operation (`negate#` reads `a`
+    /// twice; the rule loop reads a missing operand as `0#`, so an
+    /// operation with another number of operands is left to it).
+    fn prim_operands(&mut self, op: PrimOp, args: &[AtomCode], size: u32) -> Option<(Opnd, Opnd)> {
+        match (op, args) {
+            (PrimOp::Negate, [a]) => {
+                let a = self.atom(*a, size)?;
+                Some((a, a))
+            }
+            (PrimOp::Negate, _) => None,
+            (_, [a, b]) => Some((self.atom(*a, size)?, self.atom(*b, size)?)),
+            _ => None,
+        }
+    }
+
+    fn alts(&mut self, case: ExprId, size: u32) -> Option<u32> {
+        let ExprCode::Case { alts, default, .. } = &self.code.exprs[case as usize].code else {
+            return None;
+        };
+        let (on, first, n) = match alts {
+            AltsKind::Alg(alts) => {
+                let first = self.c.con_alts.len() as u32;
+                for a in alts {
+                    if a.binds.iter().any(|&s| s >= size) {
+                        return None;
+                    }
+                    let first_bind = self.c.bind_slots.len() as u32;
+                    self.c.bind_slots.extend(&a.binds);
+                    self.c.con_alts.push(ConAlt {
+                        con: a.con,
+                        first_bind,
+                        nbinds: a.binds.len() as u32,
+                        body: a.body,
+                    });
+                }
+                (AltsOn::Con, first, alts.len() as u32)
+            }
+            AltsKind::Prim(alts) => {
+                let first = self.c.int_alts.len() as u32;
+                self.c.int_alts.extend(alts.iter().copied());
+                (AltsOn::Int, first, alts.len() as u32)
+            }
+            AltsKind::DefaultOnly => (AltsOn::Default, 0, 0),
+        };
+        let (default, default_bind) = match default {
+            Some(DefaultAlt { bind: Some(s), .. }) if *s >= size => return None,
+            Some(d) => (d.body, d.bind.unwrap_or(NONE)),
+            None => (NONE, NONE),
+        };
+        let i = self.c.alts.len() as u32;
+        self.c.alts.push(Alts {
+            on,
+            first,
+            n,
+            default,
+            default_bind,
+        });
+        self.c.case_alts[case as usize] = i;
+        Some(i)
+    }
+
+    /// The op of expression `e`, in an environment of `size` slots.
+    fn op(&mut self, e: ExprId, size: u32) -> Option<Op> {
+        let code = self.code;
+        Some(match &code.exprs[e as usize].code {
+            ExprCode::Let { binds, body, .. } => {
+                let first = self.c.lets.len() as u32;
+                let mut words = 0;
+                for b in binds {
+                    let lam = code.lambdas.get(b.lambda as usize)?;
+                    if b.slot >= size {
+                        return None;
+                    }
+                    let free = lam
+                        .free
+                        .iter()
+                        .map(|v| self.var(*v, size))
+                        .collect::<Option<Vec<_>>>()?;
+                    let first_free = self.c.opnds.len() as u32;
+                    self.c.opnds.extend(&free);
+                    self.c.lets.push(LetClosure {
+                        slot: b.slot,
+                        lambda: b.lambda,
+                        first_free,
+                        nfree: free.len() as u32,
+                    });
+                    words += closure_words(free.len()) as u32;
+                }
+                Op::Let {
+                    first,
+                    n: binds.len() as u32,
+                    words,
+                    body: *body,
+                }
+            }
+            ExprCode::Case { scrut, .. } => {
+                let alts = self.alts(e, size)?;
+                match &code.exprs[*scrut as usize].code {
+                    ExprCode::App { fun, args } if args.is_empty() => Op::CaseVar {
+                        x: self.var(*fun, size)?,
+                        alts,
+                    },
+                    ExprCode::Prim { op, args } => {
+                        let (a, b) = self.prim_operands(*op, args, size)?;
+                        Op::CasePrim {
+                            op: *op,
+                            a,
+                            b,
+                            alts,
+                        }
+                    }
+                    scrut_code => Op::Case {
+                        scrut: *scrut,
+                        // As the rule loop: a scrutinee that only reads
+                        // atoms runs in the continuation's frame.
+                        copy: !matches!(
+                            scrut_code,
+                            ExprCode::App { .. }
+                                | ExprCode::Con { .. }
+                                | ExprCode::Lit(_)
+                                | ExprCode::Prim { .. }
+                        ),
+                    },
+                }
+            }
+            ExprCode::App { fun, args } => {
+                let (first, n) = self.atoms(args, size)?;
+                match *fun {
+                    VarRef::Global(g) => {
+                        let lam = code
+                            .globals
+                            .get(g as usize)
+                            .and_then(|gl| code.lambdas.get(gl.lambda as usize).map(|l| (gl, l)));
+                        match lam {
+                            Some((gl, l))
+                                if matches!(l.flag, Flag::Reentrant | Flag::NonUpdatable)
+                                    && l.arity == n
+                                    && n > 0
+                                    && l.free.is_empty() =>
+                            {
+                                Op::CallGlobal {
+                                    lam: gl.lambda,
+                                    first,
+                                    n,
+                                }
+                            }
+                            _ => Op::App {
+                                f: self.var(*fun, size)?,
+                                first,
+                                n,
+                            },
+                        }
+                    }
+                    VarRef::Local(_) => Op::App {
+                        f: self.var(*fun, size)?,
+                        first,
+                        n,
+                    },
+                }
+            }
+            ExprCode::Con { con, args } => {
+                let (first, n) = self.atoms(args, size)?;
+                Op::Con {
+                    con: *con,
+                    first,
+                    n,
+                }
+            }
+            ExprCode::Lit(k) => Op::Lit(*k),
+            ExprCode::Prim { op, args } => {
+                let (a, b) = self.prim_operands(*op, args, size)?;
+                Op::Prim { op: *op, a, b }
+            }
+            ExprCode::Scc { cc, body } => Op::Scc {
+                cc: *cc,
+                body: *body,
+            },
+            ExprCode::ApplyEnv => Op::Rules,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operands_index_locals_from_the_base_and_constants_absolutely() {
+        assert_eq!(Opnd(Opnd::LOCAL | 3).index(100), 103);
+        assert_eq!(Opnd(7).index(100), 7);
+        assert_eq!(Opnd(Opnd::LOCAL).index(0), 0);
+    }
+}

@@ -1,0 +1,767 @@
+//! The op loop: the fast engine's threaded path. It runs the compiled ops
+//! (`compile.rs`) from an `Eval` state, one op after another, with no
+//! control state in between: an op that produces a value returns it at once
+//! (to a case continuation's alternative, through update and restore
+//! frames), and a call or a thunk entry goes straight on to the body.
+//!
+//! Every op fires the rules the rule loop (`rules.rs`) would fire, with the
+//! same effects on every part of the state (stacks, environments, heap,
+//! cost centre, counters, steps, the span errors name), in one go. An op
+//! runs only when nothing can go wrong on the way: it first checks that
+//! each of its rules would fire, that no error, collection, step limit or
+//! census falls inside it, and that the stacks stay within `--max-stack`;
+//! if not, the op loop stops where it is (an op boundary, or in a return
+//! between two frames) and the rule loop fires the next rule. So every
+//! error, limit, collection and census happens in the rule loop, at the
+//! step and in the state where the reference engine meets it.
+//!
+//! Checks the ops make, in terms of the rules they fire:
+//! - steps: the loop runs an op only if [`MAX_OP_STEPS`] more steps fit
+//!   before the step limit and the next event (census or interrupt look),
+//!   and each step of a return only if one more fits;
+//! - stacks: [`Machine::fits`] bounds what rules 1, 4, 15 and `scc` would
+//!   check after they push;
+//! - heap: allocation only when the heap has room without a collection
+//!   (and never under `--gc-stress`);
+//! - the rest (arities, kinds of closure, matching alternatives, pending
+//!   arguments) is what the rule loop's selection looks at.
+
+use super::compile::{Alts, AltsOn, ConAlt, MAX_OP_STEPS, NONE, Op};
+use super::*;
+
+/// Most fields of a constructor the op loop returns, and most arguments of
+/// a call it makes (more go through the rule loop).
+const MAX_FIELDS: usize = 8;
+
+/// Which alternative of a case a returned constructor selects.
+enum ConSel {
+    /// Rule 6.
+    Alt(ConAlt),
+    /// Rule 8 (`default -> e`).
+    Default(ExprId),
+    /// Rule 7 (`v -> e`): `v` is bound to a new constructor closure.
+    DefaultBind(u32, ExprId),
+    /// No rule fires: a runtime error, left to the rule loop.
+    Fail,
+}
+
+/// Which alternative of a case a returned `Int#` selects: the body and,
+/// for rule 12, the slot the default binds.
+enum IntSel {
+    Body(ExprId, Option<u32>),
+    Fail,
+}
+
+impl<'a, const PROF: bool> Machine<'a, PROF> {
+    /// Would the stacks, after a rule pushes `words` more words (as
+    /// `--max-stack` counts them) and grows `vals`, `as` or `rs` by at most
+    /// `grow` entries, pass [`Machine::check_stack`]? (It may say no where
+    /// the check would pass; the rule loop then fires the rule.)
+    #[inline(always)]
+    fn fits(&self, words: usize, grow: usize) -> bool {
+        (self.stack_words() + words) as u64 <= self.max_stack_words
+            && self.s.vals.len().max(self.s.args.len()).max(self.rs.len()) + grow <= MAX_HEIGHT
+    }
+
+    #[inline(always)]
+    fn opnd_value(&self, i: u32) -> Value {
+        self.s.vals[self.k.opnds[i as usize].index(self.env_base)]
+    }
+
+    #[inline(always)]
+    fn select_con(&self, alts: &Alts, c: ConId) -> ConSel {
+        match alts.on {
+            AltsOn::Con => {
+                let from = alts.first as usize;
+                let to = from + alts.n as usize;
+                if let Some(alt) = self.k.con_alts[from..to].iter().find(|a| a.con == c) {
+                    return ConSel::Alt(*alt);
+                }
+            }
+            AltsOn::Int => return ConSel::Fail,
+            AltsOn::Default => {}
+        }
+        match (alts.default, alts.default_bind) {
+            (NONE, _) => ConSel::Fail,
+            (body, NONE) => ConSel::Default(body),
+            (body, slot) => ConSel::DefaultBind(slot, body),
+        }
+    }
+
+    #[inline(always)]
+    fn select_int(&self, alts: &Alts, k: i64) -> IntSel {
+        match alts.on {
+            AltsOn::Int => {
+                let from = alts.first as usize;
+                let to = from + alts.n as usize;
+                if let Some(&(_, body)) = self.k.int_alts[from..to].iter().find(|a| a.0 == k) {
+                    return IntSel::Body(body, None);
+                }
+            }
+            AltsOn::Con => return IntSel::Fail,
+            AltsOn::Default => {}
+        }
+        match (alts.default, alts.default_bind) {
+            (NONE, _) => IntSel::Fail,
+            (body, NONE) => IntSel::Body(body, None),
+            (body, slot) => IntSel::Body(body, Some(slot)),
+        }
+    }
+
+    /// Bind an alternative's fields (rule 6) in the current environment.
+    #[inline(always)]
+    fn bind_fields(&mut self, alt: &ConAlt, fs: &[Value]) {
+        let from = alt.first_bind as usize;
+        let slots = &self.k.bind_slots[from..from + alt.nbinds as usize];
+        let base = self.env_base;
+        for (slot, &w) in slots.iter().zip(fs) {
+            // Slots are within the environment (checked by the compiler).
+            self.s.vals[base + *slot as usize] = w;
+        }
+    }
+
+    /// Run ops from the current `Eval` state until one cannot run here.
+    /// Leaves the machine in the state the rule loop would have reached
+    /// after the same steps (`Eval` of the next op, or a return between
+    /// two frames). Returns whether any step was taken.
+    pub(super) fn run_ops(&mut self) -> bool {
+        let Ctl::Eval(mut pc) = self.s.ctl else {
+            return false;
+        };
+        let code = self.code;
+        let start = self.steps;
+        let budget = self.limit.min(self.next_event);
+        loop {
+            if self.steps + MAX_OP_STEPS > budget {
+                break;
+            }
+            let next = match self.k.ops[pc as usize] {
+                Op::Rules => break,
+                Op::Let {
+                    first,
+                    n,
+                    words,
+                    body,
+                } => {
+                    // Rule 3, when the heap has room without a collection.
+                    if self.gc_stress || self.heap.free_words() < words as usize {
+                        break;
+                    }
+                    self.span = code.exprs[pc as usize].span;
+                    let cc = self.cc;
+                    let lets = first as usize..(first + n) as usize;
+                    // Bind every name first (letrec), then build each
+                    // closure with its free variables, as the rule loop.
+                    let mut next = self.heap.next_addr();
+                    for b in &self.k.lets[lets.clone()] {
+                        self.s.vals[self.env_base + b.slot as usize] = Value::Ptr(next);
+                        next += closure_words(b.nfree as usize) as Addr;
+                    }
+                    for b in &self.k.lets[lets] {
+                        let info = Info {
+                            tag: Tag::Lambda,
+                            n: b.nfree,
+                            index: b.lambda,
+                        };
+                        let (vals, base) = (&self.s.vals, self.env_base);
+                        let opnds = &self.k.opnds[b.first_free as usize..];
+                        let r = self
+                            .heap
+                            .alloc_with(info, cc, b.nfree as usize, |i| vals[opnds[i].index(base)]);
+                        debug_assert!(r.is_some());
+                    }
+                    if PROF {
+                        self.pend_words += words as u64;
+                    }
+                    self.steps += 1;
+                    body
+                }
+                Op::CaseVar { x, alts } => {
+                    let v = self.s.vals[x.index(self.env_base)];
+                    match self.case_var(pc, v, alts) {
+                        Some(next) => next,
+                        None => break,
+                    }
+                }
+                Op::CasePrim { op, a, b, alts } => {
+                    // Rules 4, 14 and 11, 12 or 13.
+                    let base = self.env_base;
+                    let (Value::Int(x), Value::Int(y)) =
+                        (self.s.vals[a.index(base)], self.s.vals[b.index(base)])
+                    else {
+                        break;
+                    };
+                    let Some(r) = primitives::apply(op, x, y) else {
+                        break;
+                    };
+                    if !self.fits(self.env_len + 3, 1) {
+                        break;
+                    }
+                    let IntSel::Body(body, bind) = self.select_int(&self.k.alts[alts as usize], r)
+                    else {
+                        break;
+                    };
+                    if let Some(slot) = bind {
+                        self.s.vals[base + slot as usize] = Value::Int(r);
+                    }
+                    self.span = code.exprs[pc as usize].span;
+                    self.steps += 3;
+                    if PROF {
+                        self.pend_calls += 1;
+                    }
+                    body
+                }
+                Op::Case { scrut, copy, .. } => {
+                    // Rule 4.
+                    let (b, n) = (self.env_base, self.env_len);
+                    if !self.fits(n + 3, if copy { n.max(1) } else { 1 }) {
+                        break;
+                    }
+                    self.push_cont(pc);
+                    if copy {
+                        self.s.vals.truncate(b + n);
+                        self.s.vals.extend_from_within(b..b + n);
+                        self.env_base = b + n;
+                    }
+                    self.steps += 1;
+                    scrut
+                }
+                Op::CallGlobal { lam, first, n } => {
+                    // Rules 1 and 2: a global function has no free
+                    // variables, and its stack (the empty one) appends
+                    // nothing.
+                    let l = self.p.lams[lam as usize];
+                    let n = n as usize;
+                    if n > MAX_FIELDS || !self.fits(n, l.fun_env as usize) {
+                        break;
+                    }
+                    let mut xs = [Value::Int(0); MAX_FIELDS];
+                    for (i, x) in xs.iter_mut().enumerate().take(n) {
+                        *x = self.opnd_value(first + i as u32);
+                    }
+                    self.span = code.exprs[pc as usize].span;
+                    if PROF {
+                        self.pend_calls += 1;
+                    }
+                    self.open_env_with(l.fun_env as usize, &xs[..n]);
+                    self.steps += 2;
+                    l.body
+                }
+                Op::App { f, first, n } => {
+                    let v = self.s.vals[f.index(self.env_base)];
+                    match self.app(pc, v, first, n as usize, budget) {
+                        Some(next) => next,
+                        None => return self.steps != start,
+                    }
+                }
+                Op::Con { con, first, n } => {
+                    // Rule 5, then the return.
+                    let n = n as usize;
+                    if n > MAX_FIELDS {
+                        break;
+                    }
+                    let mut fs = [Value::Int(0); MAX_FIELDS];
+                    for (i, x) in fs.iter_mut().enumerate().take(n) {
+                        *x = self.opnd_value(first + i as u32);
+                    }
+                    self.span = code.exprs[pc as usize].span;
+                    self.steps += 1;
+                    match self.ret_con(con, &fs[..n], budget) {
+                        Some(next) => next,
+                        None => return true,
+                    }
+                }
+                Op::Lit(k) => {
+                    // Rule 9, then the return.
+                    self.span = code.exprs[pc as usize].span;
+                    self.steps += 1;
+                    match self.ret_int(k, budget) {
+                        Some(next) => next,
+                        None => return true,
+                    }
+                }
+                Op::Prim { op, a, b } => {
+                    // Rule 14, then the return.
+                    let base = self.env_base;
+                    let (Value::Int(x), Value::Int(y)) =
+                        (self.s.vals[a.index(base)], self.s.vals[b.index(base)])
+                    else {
+                        break;
+                    };
+                    let Some(r) = primitives::apply(op, x, y) else {
+                        break;
+                    };
+                    self.span = code.exprs[pc as usize].span;
+                    self.steps += 1;
+                    match self.ret_int(r, budget) {
+                        Some(next) => next,
+                        None => return true,
+                    }
+                }
+                Op::Scc { cc: l, body } => {
+                    let flat = self.mode == CostCentreMode::Flat;
+                    if flat && self.cc == l {
+                        // Rule scc=.
+                        if PROF {
+                            self.ctr(l).strict_calls += 1;
+                        }
+                    } else {
+                        // Rule scc.
+                        if !self.fits(if flat { 4 } else { 0 }, 0) {
+                            break;
+                        }
+                        if flat {
+                            self.push_restore_frame();
+                            self.cc = l;
+                        } else {
+                            self.cc = self.acct.stacks.push(self.cc, l);
+                        }
+                        if PROF {
+                            let cc = self.cc;
+                            self.ctr(cc).strict_calls += 1;
+                        }
+                    }
+                    self.span = code.exprs[pc as usize].span;
+                    self.steps += 1;
+                    self.switch(self.cc);
+                    body
+                }
+            };
+            pc = next;
+        }
+        self.s.ctl = Ctl::Eval(pc);
+        self.steps != start
+    }
+
+    /// Push the case continuation of rule 4 for the case `e` (no step).
+    #[inline(always)]
+    fn push_cont(&mut self, e: ExprId) {
+        self.span = self.code.exprs[e as usize].span;
+        self.rs_words += self.env_len + 3;
+        self.rs.push(Cont {
+            case: e,
+            env_base: self.env_base as u32,
+            env_len: self.env_len as u32,
+            as_height: self.s.args.len() as u32,
+            cc: self.cc,
+        });
+        self.top_cont = true;
+        self.top_floor = self.env_base + self.env_len;
+        self.top_as = self.s.args.len();
+    }
+
+    /// Push the restore frame of flat mode's rule `scc` (no step).
+    #[inline(always)]
+    fn push_restore_frame(&mut self) {
+        let env_top = self.floor();
+        self.s.us.push(UFrame {
+            update: NO_UPDATE,
+            as_base: self.s.args.len() as u32,
+            rs_base: self.rs.len() as u32,
+            env_top: env_top as u32,
+            cc: self.cc,
+        });
+        self.top_cont = false;
+        self.top_floor = env_top;
+        self.top_as = self.s.args.len();
+    }
+
+    /// Open a fresh environment of `size` slots at the floor, its first
+    /// slots `xs` (a global function's arguments), the rest `0#`.
+    #[inline(always)]
+    fn open_env_with(&mut self, size: usize, xs: &[Value]) {
+        let base = self.floor();
+        let vals = &mut self.s.vals;
+        vals.truncate(base);
+        vals.reserve(size);
+        let n = xs.len().min(size);
+        vals.extend_from_slice(&xs[..n]);
+        for _ in n..size {
+            vals.push(Value::Int(0));
+        }
+        self.env_base = base;
+        self.env_len = size;
+    }
+
+    /// `case x {} of alts` (op `pc`) with `x` bound to `v`. Without a
+    /// continuation when the value is at hand: an `Int#` (rules 4, 10 and
+    /// 11–13), a constructor value or a re-entrant arity-0 closure whose
+    /// body is a constructor application (4, 1, 2, 5 and 6 or 8). With one
+    /// when `x` is a thunk (4, 1, 15: on to its body). `None`: left to the
+    /// rule loop.
+    #[inline(always)]
+    fn case_var(&mut self, pc: ExprId, v: Value, alts: u32) -> Option<ExprId> {
+        let alts = self.k.alts[alts as usize];
+        let base = self.env_base;
+        match v {
+            Value::Int(k) => {
+                if !self.fits(self.env_len + 3, 1) {
+                    return None;
+                }
+                let IntSel::Body(body, bind) = self.select_int(&alts, k) else {
+                    return None;
+                };
+                if let Some(slot) = bind {
+                    self.s.vals[base + slot as usize] = Value::Int(k);
+                }
+                self.span = self.code.exprs[pc as usize].span;
+                self.steps += 3;
+                if PROF {
+                    self.pend_calls += 1;
+                }
+                Some(body)
+            }
+            Value::Ptr(p) => {
+                let a = self.heap.deref(p);
+                let info = self.heap.info(a)?;
+                match info.tag {
+                    Tag::Con => {
+                        let n = info.n as usize;
+                        if n > MAX_FIELDS || !self.fits(self.env_len + 3, 1) {
+                            return None;
+                        }
+                        let body = match self.select_con(&alts, info.index) {
+                            ConSel::Alt(alt) => {
+                                let mut fs = [Value::Int(0); MAX_FIELDS];
+                                for (i, f) in fs.iter_mut().enumerate().take(n) {
+                                    *f = self.heap.payload(a, i);
+                                }
+                                self.bind_fields(&alt, &fs[..n]);
+                                alt.body
+                            }
+                            ConSel::Default(body) => body,
+                            ConSel::DefaultBind(..) | ConSel::Fail => return None,
+                        };
+                        self.span = self.code.exprs[pc as usize].span;
+                        self.steps += 5;
+                        if PROF {
+                            self.pend_calls += 2;
+                        }
+                        Some(body)
+                    }
+                    Tag::Lambda => {
+                        let lam = *self.p.lams.get(info.index as usize)?;
+                        match lam.kind {
+                            0 if lam.arity == 0 => {
+                                // A value such as `one = {} \r {} -> I# {1#}`.
+                                let Op::Con { con, first, n } = self.k.ops[lam.body as usize]
+                                else {
+                                    return None;
+                                };
+                                let n = n as usize;
+                                if n > MAX_FIELDS || !self.fits(self.env_len + 3, 1) {
+                                    return None;
+                                }
+                                let body = match self.select_con(&alts, con) {
+                                    ConSel::Alt(alt) => {
+                                        let mut fs = [Value::Int(0); MAX_FIELDS];
+                                        for (i, f) in fs.iter_mut().enumerate().take(n) {
+                                            let o = self.k.opnds[first as usize + i];
+                                            *f = if o.0 & compile::Opnd::LOCAL == 0 {
+                                                self.s.vals[o.0 as usize]
+                                            } else if o.0 & !compile::Opnd::LOCAL < lam.nfree {
+                                                self.heap.payload(
+                                                    a,
+                                                    (o.0 & !compile::Opnd::LOCAL) as usize,
+                                                )
+                                            } else {
+                                                Value::Int(0)
+                                            };
+                                        }
+                                        self.bind_fields(&alt, &fs[..n]);
+                                        alt.body
+                                    }
+                                    ConSel::Default(body) => body,
+                                    ConSel::DefaultBind(..) | ConSel::Fail => return None,
+                                };
+                                self.span = self.code.exprs[pc as usize].span;
+                                self.steps += 5;
+                                if PROF {
+                                    self.pend_calls += 2;
+                                }
+                                Some(body)
+                            }
+                            1 | 2 => {
+                                // Rules 4, 1 and 15.
+                                let n = self.env_len;
+                                if !self.fits(n + 3 + 4, lam.thunk_env as usize + 1) {
+                                    return None;
+                                }
+                                self.push_cont(pc);
+                                self.steps += 1;
+                                if let ExprCode::Case { scrut, .. } =
+                                    self.code.exprs[pc as usize].code
+                                {
+                                    self.span = self.code.exprs[scrut as usize].span;
+                                }
+                                if PROF {
+                                    self.pend_calls += 1;
+                                }
+                                self.steps += 1;
+                                Some(self.enter_thunk_op(a, lam, info.index))
+                            }
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                }
+            }
+        }
+    }
+
+    /// Rule 15 or 15′ on the thunk at `a` (after the stack check): returns
+    /// its body.
+    #[inline(always)]
+    fn enter_thunk_op(&mut self, a: Addr, lam: Lam, index: LambdaId) -> ExprId {
+        let update = lam.kind == 1;
+        let rule = if update { "15" } else { "15′" };
+        let r = self.enter_thunk(a, lam, index, update, rule);
+        debug_assert!(r.is_ok(), "the op loop checked the stacks");
+        self.steps += 1;
+        self.switch(self.cc);
+        lam.body
+    }
+
+    /// `f {args}` (op `pc`, `n` arguments from `first`) with `f` bound to
+    /// `v`: rule 10 for an `Int#`; rules 1 and 2 for a re-entrant closure
+    /// given exactly its arguments; 1 and 15 for a thunk; 1, 2 and 5 for a
+    /// constructor value, then its return. `None` when the op loop stops:
+    /// in `Eval` of this op (`ctl` is set) or in a return.
+    #[inline(always)]
+    fn app(&mut self, pc: ExprId, v: Value, first: u32, n: usize, budget: u64) -> Option<ExprId> {
+        let code = self.code;
+        let stop = |m: &mut Self| {
+            m.s.ctl = Ctl::Eval(pc);
+            None
+        };
+        let p = match v {
+            Value::Int(k) if n == 0 => {
+                // Rule 10.
+                self.span = code.exprs[pc as usize].span;
+                self.steps += 1;
+                return self.ret_int(k, budget);
+            }
+            Value::Int(_) => return stop(self),
+            Value::Ptr(p) => p,
+        };
+        let a = self.heap.deref(p);
+        let Some(info) = self.heap.info(a) else {
+            return stop(self);
+        };
+        match info.tag {
+            Tag::Lambda => {
+                let Some(&lam) = self.p.lams.get(info.index as usize) else {
+                    return stop(self);
+                };
+                match lam.kind {
+                    0 if lam.arity as usize == n && n <= MAX_FIELDS => {
+                        // Rules 1 and 2. An arity-0 closure with arguments
+                        // pending below would record an over-saturated
+                        // call (stacks mode): left to the rule loop.
+                        if (n == 0 && self.avail() != 0) || !self.fits(n, lam.fun_env as usize) {
+                            return stop(self);
+                        }
+                        let mut xs = [Value::Int(0); MAX_FIELDS];
+                        for (i, x) in xs.iter_mut().enumerate().take(n) {
+                            *x = self.opnd_value(first + i as u32);
+                        }
+                        self.span = code.exprs[pc as usize].span;
+                        if PROF {
+                            self.pend_calls += 1;
+                        }
+                        let base = self.open_function_env(a, lam) + lam.nfree as usize;
+                        self.s.vals[base..base + n].copy_from_slice(&xs[..n]);
+                        self.steps += 2;
+                        self.switch(self.cc);
+                        Some(lam.body)
+                    }
+                    1 | 2 if n == 0 => {
+                        // Rules 1 and 15.
+                        if !self.fits(4, lam.thunk_env as usize + 1) {
+                            return stop(self);
+                        }
+                        self.span = code.exprs[pc as usize].span;
+                        if PROF {
+                            self.pend_calls += 1;
+                        }
+                        self.steps += 1;
+                        Some(self.enter_thunk_op(a, lam, info.index))
+                    }
+                    _ => stop(self),
+                }
+            }
+            Tag::Con if n == 0 && (info.n as usize) <= MAX_FIELDS => {
+                // Rules 1, 2 and 5, then the return.
+                let k = info.n as usize;
+                let mut fs = [Value::Int(0); MAX_FIELDS];
+                for (i, f) in fs.iter_mut().enumerate().take(k) {
+                    *f = self.heap.payload(a, i);
+                }
+                if PROF {
+                    self.pend_calls += 1;
+                }
+                self.drop_dead_envs();
+                self.span = code
+                    .con_bodies
+                    .get(info.index as usize)
+                    .map_or(Span::default(), |&e| code.exprs[e as usize].span);
+                self.steps += 3;
+                self.ret_con(info.index, &fs[..k], budget)
+            }
+            _ => stop(self),
+        }
+    }
+
+    /// Return the constructor `c` with fields `fs`: to the innermost case
+    /// continuation (rules 6, 7, 8: `Some` of the alternative to evaluate
+    /// next), through update and restore frames on the way (16, 16′).
+    /// `None` when the op loop stops in the return (the rule loop takes
+    /// over from `ReturnCon c fs`: an error, a collection, a step limit or
+    /// event, or the machine halting).
+    fn ret_con(&mut self, c: ConId, fs: &[Value], budget: u64) -> Option<ExprId> {
+        loop {
+            if self.steps >= budget {
+                break;
+            }
+            if self.top_cont {
+                let Some(&cont) = self.rs.last() else {
+                    break;
+                };
+                let a = self.k.case_alts[cont.case as usize];
+                if self.s.args.len() > cont.as_height as usize || a == NONE {
+                    break;
+                }
+                let alts = self.k.alts[a as usize];
+                let sel = self.select_con(&alts, c);
+                let (body, bind) = match sel {
+                    ConSel::Alt(alt) => {
+                        // Rule 6.
+                        self.switch(self.cc);
+                        self.return_to(cont);
+                        self.bind_fields(&alt, fs);
+                        (alt.body, None)
+                    }
+                    ConSel::Default(body) => {
+                        // Rule 8.
+                        self.switch(self.cc);
+                        self.return_to(cont);
+                        (body, None)
+                    }
+                    ConSel::DefaultBind(slot, body) => {
+                        // Rule 7, when the heap has room.
+                        let size = closure_words(fs.len());
+                        if self.gc_stress || self.heap.free_words() < size {
+                            break;
+                        }
+                        self.switch(self.cc);
+                        self.drop_dead_envs();
+                        let info = Info {
+                            tag: Tag::Con,
+                            n: fs.len() as u32,
+                            index: c,
+                        };
+                        let Some(a) = self.heap.alloc(info, self.cc, fs) else {
+                            break;
+                        };
+                        if PROF {
+                            self.pend_words += size as u64;
+                        }
+                        self.return_to(cont);
+                        (body, Some((slot, Value::Ptr(a))))
+                    }
+                    ConSel::Fail => break,
+                };
+                if let Some((slot, v)) = bind {
+                    self.set_slot(slot, v);
+                }
+                self.steps += 1;
+                self.switch(self.cc);
+                return Some(body);
+            }
+            if self.avail() > 0 {
+                break;
+            }
+            let Some(f) = self.s.us.last() else {
+                break;
+            };
+            match f.update() {
+                Some(u) => {
+                    // Rule 16, when the heap has room.
+                    let size = closure_words(fs.len());
+                    if self.gc_stress || self.heap.free_words() < size {
+                        break;
+                    }
+                    self.drop_dead_envs();
+                    let ev = self.tick_cc;
+                    let info = Info {
+                        tag: Tag::Con,
+                        n: fs.len() as u32,
+                        index: c,
+                    };
+                    let Some(v) = self.heap.alloc(info, ev, fs) else {
+                        break;
+                    };
+                    if PROF {
+                        self.pend_words += size as u64;
+                    }
+                    self.pop_frame();
+                    self.heap.update_with_ind(u, v);
+                    self.steps += 1;
+                }
+                None => {
+                    // Rule 16′.
+                    self.pop_frame();
+                    self.steps += 1;
+                }
+            }
+        }
+        self.s.fields.clear();
+        self.s.fields.extend_from_slice(fs);
+        self.s.ctl = Ctl::RetCon(c);
+        None
+    }
+
+    /// Return the `Int#` `k`: as [`Machine::ret_con`], with rules 11, 12,
+    /// 13 and 16′.
+    fn ret_int(&mut self, k: i64, budget: u64) -> Option<ExprId> {
+        loop {
+            if self.steps >= budget {
+                break;
+            }
+            if self.top_cont {
+                let Some(&cont) = self.rs.last() else {
+                    break;
+                };
+                let a = self.k.case_alts[cont.case as usize];
+                if self.s.args.len() > cont.as_height as usize || a == NONE {
+                    break;
+                }
+                let IntSel::Body(body, bind) = self.select_int(&self.k.alts[a as usize], k) else {
+                    break;
+                };
+                // Rules 11, 12, 13.
+                self.switch(self.cc);
+                self.return_to(cont);
+                if let Some(slot) = bind {
+                    self.set_slot(slot, Value::Int(k));
+                }
+                self.steps += 1;
+                self.switch(self.cc);
+                return Some(body);
+            }
+            if self.avail() > 0 {
+                break;
+            }
+            match self.s.us.last() {
+                Some(f) if f.update().is_none() => {
+                    // Rule 16′.
+                    self.pop_frame();
+                    self.steps += 1;
+                }
+                _ => break,
+            }
+        }
+        self.s.ctl = Ctl::RetInt(k);
+        None
+    }
+}
