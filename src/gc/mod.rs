@@ -261,6 +261,44 @@ impl Heap {
         Some(a as Addr)
     }
 
+    /// [`Heap::alloc`] of a closure of at most 64 payload words, with one
+    /// write of the pointer bitmap (two when the payload straddles two of
+    /// its words). For the engines' hot rules; `None` when there is no room.
+    #[inline(always)]
+    pub fn alloc_small(&mut self, info: Info, cc: u32, payload: &[Value]) -> Option<Addr> {
+        let n = payload.len();
+        let size = closure_words(n);
+        let a = self.hp;
+        if a + size > self.capacity || n > 64 {
+            return None;
+        }
+        let words = self.words.get_mut(a..a + size)?;
+        self.hp += size;
+        self.stats.bytes_allocated += size as u64 * 8;
+        words[0] = info.encode();
+        words[1] = cc as u64;
+        words[2] = 0;
+        let mut bits = 0u64;
+        for (i, (w, v)) in words[2..].iter_mut().zip(payload).enumerate() {
+            match *v {
+                Value::Int(k) => *w = k as u64,
+                Value::Ptr(p) => {
+                    *w = p;
+                    bits |= 1 << i;
+                }
+            }
+        }
+        if bits != 0 {
+            let j = a + 2;
+            let shift = j % 64;
+            self.ptr_bits[j / 64] |= bits << shift;
+            if shift != 0 && bits >> (64 - shift) != 0 {
+                self.ptr_bits[j / 64 + 1] |= bits >> (64 - shift);
+            }
+        }
+        Some(a as Addr)
+    }
+
     /// Make room for `words` words, collecting (and growing) if needed, or
     /// always collecting when `stress`.
     #[inline]
@@ -287,6 +325,20 @@ impl Heap {
     #[inline]
     fn clear_bit(&mut self, i: usize) {
         self.ptr_bits[i / 64] &= !(1 << (i % 64));
+    }
+
+    /// Clear the pointer bits of words `from..from + n` (`n >= 1`).
+    #[inline]
+    fn clear_bits(&mut self, from: usize, n: usize) {
+        let b = from % 64;
+        if b + n <= 64 {
+            // One bitmap word (a closure's payload, nearly always).
+            self.ptr_bits[from / 64] &= !((u64::MAX >> (64 - n)) << b);
+        } else {
+            for i in from..from + n {
+                self.clear_bit(i);
+            }
+        }
     }
 
     #[inline]
@@ -344,9 +396,7 @@ impl Heap {
     #[inline]
     pub fn blackhole(&mut self, a: Addr, tag: Tag) {
         if let Some(mut info) = self.info(a) {
-            for i in 0..info.n.max(1) as usize {
-                self.clear_bit(a as usize + 2 + i);
-            }
+            self.clear_bits(a as usize + 2, info.n.max(1) as usize);
             info.tag = tag;
             self.set_info(a, info);
         }
@@ -356,12 +406,28 @@ impl Heap {
     #[inline]
     pub fn update_with_ind(&mut self, a: Addr, target: Addr) {
         if let Some(mut info) = self.info(a) {
-            for i in 0..info.n.max(1) as usize {
-                self.clear_bit(a as usize + 2 + i);
-            }
+            self.clear_bits(a as usize + 2, info.n.max(1) as usize);
             info.tag = Tag::Ind;
             self.set_info(a, info);
-            self.set_payload(a, 0, Value::Ptr(target));
+            self.words[a as usize + 2] = target;
+            self.set_bit(a as usize + 2);
+        }
+    }
+
+    /// Overwrite the black hole at `a` (a thunk under evaluation, whose
+    /// payload words [`Heap::blackhole`] made non-pointers) with an
+    /// indirection to `target`: [`Heap::update_with_ind`] without clearing
+    /// the bits again.
+    #[inline(always)]
+    pub fn update_blackhole(&mut self, a: Addr, target: Addr) {
+        let i = a as usize;
+        match self.words.get(i) {
+            Some(&w) if w & 0xff == Tag::BlackHole as u64 && i + 2 < self.hp => {
+                self.words[i] = (w & !0xff) | Tag::Ind as u64;
+                self.words[i + 2] = target;
+                self.set_bit(i + 2);
+            }
+            _ => self.update_with_ind(a, target),
         }
     }
 

@@ -80,6 +80,9 @@ use crate::stg::syntax::{Flag, Span};
 mod compile;
 mod rules;
 mod threaded;
+mod values;
+
+use values::ValueStack;
 
 /// The control component; environments live in `vals`, constructor fields
 /// in `fields`.
@@ -123,6 +126,9 @@ struct UFrame {
     cc: u32,
 }
 
+/// [`Machine::at`] names a lambda.
+const AT_LAMBDA: u32 = 1 << 31;
+
 /// The largest stack height a frame may record (see [`Machine::check_stack`]).
 const MAX_HEIGHT: usize = u32::MAX as usize - (1 << 24);
 
@@ -139,7 +145,7 @@ impl UFrame {
 /// Everything the collector must see.
 struct St {
     ctl: Ctl,
-    vals: Vec<Value>,
+    vals: ValueStack,
     fields: Vec<Value>,
     args: Vec<Value>,
     us: Vec<UFrame>,
@@ -295,7 +301,10 @@ pub struct Machine<'a, const PROF: bool> {
     max_stack_bytes: u64,
     rs_words: usize,
     gc_stress: bool,
-    span: Span,
+    /// Where the machine is, for the span errors name: the expression
+    /// last evaluated, or ([`AT_LAMBDA`] set) the lambda whose body a
+    /// thunk entry began.
+    at: u32,
     scratch: Vec<Value>,
     started: Instant,
 }
@@ -304,7 +313,7 @@ pub struct Machine<'a, const PROF: bool> {
 /// globals being `vals[..nglobals]` (slots out of range, which lowering
 /// never produces, read as `0#`).
 #[inline(always)]
-fn read_var(vals: &[Value], base: usize, len: usize, nglobals: usize, v: VarRef) -> Value {
+fn read_var(vals: &ValueStack, base: usize, len: usize, nglobals: usize, v: VarRef) -> Value {
     match v {
         VarRef::Local(i) if (i as usize) < len => vals[base + i as usize],
         VarRef::Local(_) => Value::Int(0),
@@ -314,7 +323,7 @@ fn read_var(vals: &[Value], base: usize, len: usize, nglobals: usize, v: VarRef)
 }
 
 #[inline(always)]
-fn read_atom(vals: &[Value], base: usize, len: usize, nglobals: usize, a: AtomCode) -> Value {
+fn read_atom(vals: &ValueStack, base: usize, len: usize, nglobals: usize, a: AtomCode) -> Value {
     match a {
         AtomCode::Var(v) => read_var(vals, base, len, nglobals, v),
         AtomCode::Lit(k) => Value::Int(k),
@@ -349,7 +358,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             heap: Heap::new(options.max_heap.unwrap_or(default)),
             s: St {
                 ctl: Ctl::Eval(code.main_app),
-                vals: Vec::with_capacity(1024),
+                vals: ValueStack::with_capacity(1024),
                 fields: Vec::with_capacity(16),
                 args: Vec::with_capacity(1024),
                 us: Vec::with_capacity(256),
@@ -392,7 +401,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             max_stack_bytes,
             rs_words: 0,
             gc_stress: options.gc_stress,
-            span: code.expr(code.main_app).span,
+            at: code.main_app,
             scratch: Vec::new(),
             started: Instant::now(),
         }
@@ -481,13 +490,28 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
 
     #[cold]
     fn error(&self, kind: ErrorKind, rule: &'static str, span: Option<Span>) -> RuntimeError {
-        let location = common::location(self.sources, span.unwrap_or(self.span));
+        let location = common::location(self.sources, span.unwrap_or_else(|| self.span()));
         RuntimeError {
             kind,
             rule,
             cost_centre: self.cc_name(self.cc),
             location,
             step: self.steps,
+        }
+    }
+
+    /// The span of [`Machine::at`].
+    fn span(&self) -> Span {
+        if self.at & AT_LAMBDA != 0 {
+            self.code
+                .lambdas
+                .get((self.at & !AT_LAMBDA) as usize)
+                .map_or(Span::default(), |l| l.span)
+        } else {
+            self.code
+                .exprs
+                .get(self.at as usize)
+                .map_or(Span::default(), |e| e.span)
         }
     }
 
@@ -632,18 +656,14 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     #[inline(always)]
     fn open_env(&mut self, a: Addr, size: usize, nfree: usize) -> usize {
         let base = self.floor();
-        let vals = &mut self.s.vals;
-        vals.truncate(base);
-        // Environments are a few slots: pushing them one by one costs less
-        // than `resize` (an out-of-line call and a `memset`) and writes each
-        // slot once.
-        vals.reserve(size);
+        let heap = &self.heap;
+        let env = self.s.vals.open(base, size);
         let nfree = nfree.min(size);
-        for i in 0..nfree {
-            vals.push(self.heap.payload(a, i));
+        for (i, slot) in env[..nfree].iter_mut().enumerate() {
+            *slot = heap.payload(a, i);
         }
-        for _ in nfree..size {
-            vals.push(Value::Int(0));
+        for slot in &mut env[nfree..] {
+            *slot = Value::Int(0);
         }
         self.env_base = base;
         self.env_len = size;
@@ -706,7 +726,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             self.pend_calls += 1;
         }
         self.cc = cont.cc;
-        self.span = self.code.exprs[cont.case as usize].span;
+        self.at = cont.case;
         self.env_base = cont.env_base as usize;
         self.env_len = cont.env_len as usize;
         self.s.vals.truncate(cont.env_end());
@@ -729,6 +749,15 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         update: bool,
         rule: &'static str,
     ) -> Result<(), RuntimeError> {
+        self.push_frame_enter(a, lam, index, update);
+        self.s.ctl = Ctl::Eval(lam.body);
+        self.check_stack(rule)
+    }
+
+    /// Rules 15 and 15′ up to the stack check: push the frame, open the
+    /// thunk's environment, black-hole it, make its cost centre current.
+    #[inline(always)]
+    fn push_frame_enter(&mut self, a: Addr, lam: Lam, index: LambdaId, update: bool) {
         let env_top = self.floor();
         self.open_env(a, lam.thunk_env as usize, lam.nfree as usize);
         self.s.us.push(UFrame {
@@ -748,216 +777,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             let cc = self.cc;
             self.ctr(cc).lazy_calls += 1;
         }
-        self.span = self.code.lambda(index).span;
-        self.s.ctl = Ctl::Eval(lam.body);
-        self.check_stack(rule)
-    }
-
-    // ----- fused rules ---------------------------------------------------
-    //
-    // Common sequences of rules run as one dispatch. Each fused path first
-    // checks that every rule in the sequence would fire (same selection as
-    // the loop's arms), that none allocates, and that no step of it would
-    // meet the step limit or a heap census; if any check fails it changes
-    // nothing and the loop runs the rules one at a time, so errors, limits
-    // and censuses happen exactly where they happen unfused. What the
-    // sequence leaves behind (environment, counters, step count, cost
-    // centre, the span errors name) is what the single rules leave.
-
-    /// May `k` steps run without meeting the step limit or a census?
-    #[inline]
-    fn can_fuse(&self, k: u64) -> bool {
-        self.steps + k <= self.limit.min(self.next_event)
-    }
-
-    /// Would a case continuation (rule 4) stay within `--max-stack`?
-    #[inline]
-    fn cont_fits(&self) -> bool {
-        (self.stack_words() + self.env_len + 3) as u64 <= self.max_stack_words
-    }
-
-    /// `case e of alts` whose scrutinee returns at once, without building
-    /// anything: a primitive operation (rules 4, 14), a literal (4, 9), a
-    /// constructor (4, 5), a variable bound to an `Int#` (4, 10) or to an
-    /// evaluated value (4, 1, 2, 5: a constructor value or a reentrant
-    /// arity-0 closure whose body is a constructor), then the return to
-    /// this case's alternative (6, 8, 11, 12 or 13). No continuation is
-    /// pushed or copied: the alternative runs in the environment the case
-    /// was evaluated in, which is the continuation's. Returns whether it
-    /// fired.
-    #[inline]
-    fn case_immediate(&mut self, case: &ExprNode, scrut: ExprId) -> bool {
-        let code = self.code;
-        let ExprCode::Case { alts, default, .. } = &case.code else {
-            return false;
-        };
-        // The value returned, the steps up to and including the one that
-        // returns it, and the calls (rule 1) among them.
-        let (ret, steps, calls) = match &code.exprs[scrut as usize].code {
-            ExprCode::Prim { op, args } => {
-                let Some(xs) = self.int_args(args) else {
-                    return false;
-                };
-                match primitives::apply(*op, xs[0], xs[1]) {
-                    Some(r) => (Ctl::RetInt(r), 2, 0),
-                    None => return false,
-                }
-            }
-            ExprCode::Lit(k) => (Ctl::RetInt(*k), 2, 0),
-            ExprCode::Con { con, args } => {
-                self.load_fields(args);
-                (Ctl::RetCon(*con), 2, 0)
-            }
-            ExprCode::App { fun, args } if args.is_empty() => match self.lookup(*fun) {
-                Value::Int(k) => (Ctl::RetInt(k), 2, 0),
-                Value::Ptr(p) => match self.evaluated_fields(p) {
-                    Some(c) => (Ctl::RetCon(c), 4, 1),
-                    None => return false,
-                },
-            },
-            _ => return false,
-        };
-        let total = steps + 1;
-        if !self.can_fuse(total) || !self.cont_fits() {
-            return false;
-        }
-        // The alternative (the return rule's selection, success cases only;
-        // rule 7 allocates and is left to the loop).
-        let (body, bind_int) = match (ret, alts) {
-            (Ctl::RetInt(k), AltsKind::Prim(alts)) => match alts.iter().find(|a| a.0 == k) {
-                Some(&(_, body)) => (body, None),
-                None => match default {
-                    Some(d) => (d.body, d.bind.map(|slot| (slot, k))),
-                    None => return false,
-                },
-            },
-            (Ctl::RetInt(k), AltsKind::DefaultOnly) => match default {
-                Some(d) => (d.body, d.bind.map(|slot| (slot, k))),
-                None => return false,
-            },
-            (Ctl::RetCon(c), AltsKind::Alg(alts)) => match alts.iter().find(|a| a.con == c) {
-                Some(alt) => {
-                    for (i, slot) in alt.binds.iter().enumerate() {
-                        if let Some(&w) = self.s.fields.get(i) {
-                            self.set_slot(*slot, w);
-                        }
-                    }
-                    (alt.body, None)
-                }
-                None => match default {
-                    Some(DefaultAlt { bind: None, body }) => (*body, None),
-                    _ => return false,
-                },
-            },
-            (Ctl::RetCon(_), AltsKind::DefaultOnly) => match default {
-                Some(DefaultAlt { bind: None, body }) => (*body, None),
-                _ => return false,
-            },
-            _ => return false,
-        };
-        if let Some((slot, k)) = bind_int {
-            self.set_slot(slot, Value::Int(k));
-        }
-        self.steps += total;
-        if PROF {
-            self.pend_calls += calls + 1;
-        }
-        self.span = case.span;
-        self.s.ctl = Ctl::Eval(body);
-        true
-    }
-
-    /// If `p` is an evaluated value that entering returns at once (rules 2
-    /// and 5 with no cost-centre change: a constructor value, or a
-    /// reentrant arity-0 closure whose body is a constructor application),
-    /// put its fields in `fields` and give its constructor.
-    #[inline(always)]
-    fn evaluated_fields(&mut self, p: Addr) -> Option<ConId> {
-        let a = self.heap.deref(p);
-        let info = self.heap.info(a)?;
-        match info.tag {
-            Tag::Con => {
-                self.s.fields.clear();
-                for i in 0..info.n as usize {
-                    let v = self.heap.payload(a, i);
-                    self.s.fields.push(v);
-                }
-                Some(info.index)
-            }
-            Tag::Lambda => {
-                let lam = *self.p.lams.get(info.index as usize)?;
-                if lam.kind != 0 || lam.arity != 0 {
-                    return None;
-                }
-                let ExprCode::Con { con, args } = &self.code.exprs[lam.body as usize].code else {
-                    return None;
-                };
-                self.s.fields.clear();
-                for at in args {
-                    let v = match *at {
-                        AtomCode::Lit(k) => Value::Int(k),
-                        AtomCode::Var(VarRef::Local(i)) if i < lam.nfree => {
-                            self.heap.payload(a, i as usize)
-                        }
-                        AtomCode::Var(VarRef::Global(g)) => {
-                            *self.s.vals[..self.nglobals].get(g as usize)?
-                        }
-                        AtomCode::Var(VarRef::Local(_)) => return None,
-                    };
-                    self.s.fields.push(v);
-                }
-                Some(*con)
-            }
-            _ => None,
-        }
-    }
-
-    /// `f {xs}` where `f` is a reentrant closure taking exactly the
-    /// arguments given: rule 1, then rule 2, without the argument stack.
-    /// Returns whether it fired.
-    #[inline]
-    fn call_exact(&mut self, node: &ExprNode, p: Addr, args: &[AtomCode]) -> bool {
-        const MAX: usize = 8;
-        let n = args.len();
-        if n > MAX || !self.can_fuse(2) {
-            return false;
-        }
-        let a = self.heap.deref(p);
-        let Some(Info {
-            tag: Tag::Lambda,
-            index,
-            ..
-        }) = self.heap.info(a)
-        else {
-            return false;
-        };
-        let Some(&lam) = self.p.lams.get(index as usize) else {
-            return false;
-        };
-        if lam.kind != 0 || lam.arity as usize != n {
-            return false;
-        }
-        if (self.stack_words() + n) as u64 > self.max_stack_words {
-            return false;
-        }
-        let mut xs = [Value::Int(0); MAX];
-        for (x, at) in xs.iter_mut().zip(args) {
-            *x = self.atom(*at);
-        }
-        // Rule 1.
-        self.span = node.span;
-        if PROF {
-            self.pend_calls += 1;
-        }
-        // Rule 2. No `Accounting::call`: every rule 2 leaves no argument
-        // above the innermost over-saturated call (or the floor), so these
-        // `n` are exactly the function's own and the call changes nothing.
-        let base = self.open_function_env(a, lam) + lam.nfree as usize;
-        self.s.vals[base..base + n].copy_from_slice(&xs[..n]);
-        self.s.ctl = Ctl::Eval(lam.body);
-        self.steps += 2;
-        self.switch(self.cc);
-        true
+        self.at = AT_LAMBDA | index;
     }
 
     #[cold]
@@ -987,9 +807,9 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             Some(globals) => {
                 // The constant area: the globals, then the literals.
                 let vals = &mut self.s.vals;
-                vals.clear();
-                vals.extend(&globals);
-                vals.extend(&self.k.constants[globals.len()..]);
+                vals.truncate(0);
+                vals.extend_from_slice(&globals);
+                vals.extend_from_slice(&self.k.constants[globals.len()..]);
                 self.const_top = vals.len();
                 self.top_floor = self.const_top;
                 self.env_base = self.const_top;

@@ -26,15 +26,12 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                         ExprCode::App { fun, args } => {
                             let f = self.lookup(*fun);
                             match f {
-                                Value::Ptr(p) => {
-                                    if self.call_exact(node, p, args) {
-                                        continue;
-                                    }
+                                Value::Ptr(_) => {
                                     // Rule 1.
                                     if self.steps >= self.limit {
                                         return Err(self.step_limit("1"));
                                     }
-                                    self.span = node.span;
+                                    self.at = e;
                                     let (vals, nglobals) = (&self.s.vals, self.nglobals);
                                     let (base, len) = (self.env_base, self.env_len);
                                     for a in args.iter().rev() {
@@ -48,7 +45,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                     if self.steps >= self.limit {
                                         return Err(self.step_limit("10"));
                                     }
-                                    self.span = node.span;
+                                    self.at = e;
                                     self.s.ctl = Ctl::RetInt(k);
                                     self.steps += 1;
                                 }
@@ -80,7 +77,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                             if self.steps >= self.limit {
                                 return Err(self.step_limit("1"));
                             }
-                            self.span = node.span;
+                            self.at = e;
                             for i in (1..len).rev() {
                                 let v = self.s.vals[base + i];
                                 self.s.args.push(v);
@@ -88,14 +85,11 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                             self.finish_rule1(f)?;
                         }
                         ExprCode::Case { scrut, .. } => {
-                            if self.case_immediate(node, *scrut) {
-                                continue;
-                            }
                             // Rule 4.
                             if self.steps >= self.limit {
                                 return Err(self.step_limit("4"));
                             }
-                            self.span = node.span;
+                            self.at = e;
                             self.rs_words += self.env_len + 3;
                             self.rs.push(Cont {
                                 case: e,
@@ -124,7 +118,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                             if binds {
                                 let (b, n) = (self.env_base, self.env_len);
                                 self.s.vals.truncate(b + n);
-                                self.s.vals.extend_from_within(b..b + n);
+                                self.s.vals.extend_from_within(b, n);
                                 self.env_base = b + n;
                             }
                             self.s.ctl = Ctl::Eval(*scrut);
@@ -138,7 +132,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                             }
                             let words = self.p.let_words[e as usize] as usize;
                             self.reserve(words, "3")?;
-                            self.span = node.span;
+                            self.at = e;
                             let cc = self.cc;
                             // The closures go where the bump allocator puts
                             // them: bind every name first, so that each
@@ -181,7 +175,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                             if self.steps >= self.limit {
                                 return Err(self.step_limit("5"));
                             }
-                            self.span = node.span;
+                            self.at = e;
                             self.load_fields(args);
                             self.s.ctl = Ctl::RetCon(*con);
                             self.steps += 1;
@@ -191,7 +185,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                             if self.steps >= self.limit {
                                 return Err(self.step_limit("9"));
                             }
-                            self.span = node.span;
+                            self.at = e;
                             self.s.ctl = Ctl::RetInt(*k);
                             self.steps += 1;
                         }
@@ -200,7 +194,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                             if self.steps >= self.limit {
                                 return Err(self.step_limit("14"));
                             }
-                            self.span = node.span;
+                            self.at = e;
                             let Some(xs) = self.int_args(args) else {
                                 return Err(self.error(
                                     ErrorKind::ClosureNotInt,
@@ -225,7 +219,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 if self.steps >= self.limit {
                                     return Err(self.step_limit("scc="));
                                 }
-                                self.span = node.span;
+                                self.at = e;
                                 if PROF {
                                     self.ctr(l).strict_calls += 1;
                                 }
@@ -236,7 +230,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 if self.steps >= self.limit {
                                     return Err(self.step_limit("scc"));
                                 }
-                                self.span = node.span;
+                                self.at = e;
                                 match self.mode {
                                     CostCentreMode::Flat => {
                                         let env_top = self.floor();

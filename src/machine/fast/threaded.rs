@@ -128,7 +128,6 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         let Ctl::Eval(mut pc) = self.s.ctl else {
             return false;
         };
-        let code = self.code;
         let start = self.steps;
         let budget = self.limit.min(self.next_event);
         loop {
@@ -147,7 +146,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     if self.gc_stress || self.heap.free_words() < words as usize {
                         break;
                     }
-                    self.span = code.exprs[pc as usize].span;
+                    self.at = pc;
                     let cc = self.cc;
                     let lets = first as usize..(first + n) as usize;
                     // Bind every name first (letrec), then build each
@@ -204,7 +203,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     if let Some(slot) = bind {
                         self.s.vals[base + slot as usize] = Value::Int(r);
                     }
-                    self.span = code.exprs[pc as usize].span;
+                    self.at = pc;
                     self.steps += 3;
                     if PROF {
                         self.pend_calls += 1;
@@ -220,7 +219,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     self.push_cont(pc);
                     if copy {
                         self.s.vals.truncate(b + n);
-                        self.s.vals.extend_from_within(b..b + n);
+                        self.s.vals.extend_from_within(b, n);
                         self.env_base = b + n;
                     }
                     self.steps += 1;
@@ -239,7 +238,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     for (i, x) in xs.iter_mut().enumerate().take(n) {
                         *x = self.opnd_value(first + i as u32);
                     }
-                    self.span = code.exprs[pc as usize].span;
+                    self.at = pc;
                     if PROF {
                         self.pend_calls += 1;
                     }
@@ -264,7 +263,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     for (i, x) in fs.iter_mut().enumerate().take(n) {
                         *x = self.opnd_value(first + i as u32);
                     }
-                    self.span = code.exprs[pc as usize].span;
+                    self.at = pc;
                     self.steps += 1;
                     match self.ret_con(con, &fs[..n], budget) {
                         Some(next) => next,
@@ -273,7 +272,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 }
                 Op::Lit(k) => {
                     // Rule 9, then the return.
-                    self.span = code.exprs[pc as usize].span;
+                    self.at = pc;
                     self.steps += 1;
                     match self.ret_int(k, budget) {
                         Some(next) => next,
@@ -291,7 +290,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     let Some(r) = primitives::apply(op, x, y) else {
                         break;
                     };
-                    self.span = code.exprs[pc as usize].span;
+                    self.at = pc;
                     self.steps += 1;
                     match self.ret_int(r, budget) {
                         Some(next) => next,
@@ -321,7 +320,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                             self.ctr(cc).strict_calls += 1;
                         }
                     }
-                    self.span = code.exprs[pc as usize].span;
+                    self.at = pc;
                     self.steps += 1;
                     self.switch(self.cc);
                     body
@@ -336,7 +335,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// Push the case continuation of rule 4 for the case `e` (no step).
     #[inline(always)]
     fn push_cont(&mut self, e: ExprId) {
-        self.span = self.code.exprs[e as usize].span;
+        self.at = e;
         self.rs_words += self.env_len + 3;
         self.rs.push(Cont {
             case: e,
@@ -371,13 +370,15 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     #[inline(always)]
     fn open_env_with(&mut self, size: usize, xs: &[Value]) {
         let base = self.floor();
-        let vals = &mut self.s.vals;
-        vals.truncate(base);
-        vals.reserve(size);
+        let env = self.s.vals.open(base, size);
         let n = xs.len().min(size);
-        vals.extend_from_slice(&xs[..n]);
-        for _ in n..size {
-            vals.push(Value::Int(0));
+        // Element by element: a few slots, where `copy_from_slice` would
+        // call `memcpy`.
+        for (slot, x) in env.iter_mut().zip(&xs[..n]) {
+            *slot = *x;
+        }
+        for slot in &mut env[n..] {
+            *slot = Value::Int(0);
         }
         self.env_base = base;
         self.env_len = size;
@@ -404,7 +405,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 if let Some(slot) = bind {
                     self.s.vals[base + slot as usize] = Value::Int(k);
                 }
-                self.span = self.code.exprs[pc as usize].span;
+                self.at = pc;
                 self.steps += 3;
                 if PROF {
                     self.pend_calls += 1;
@@ -432,7 +433,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                             ConSel::Default(body) => body,
                             ConSel::DefaultBind(..) | ConSel::Fail => return None,
                         };
-                        self.span = self.code.exprs[pc as usize].span;
+                        self.at = pc;
                         self.steps += 5;
                         if PROF {
                             self.pend_calls += 2;
@@ -474,7 +475,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                     ConSel::Default(body) => body,
                                     ConSel::DefaultBind(..) | ConSel::Fail => return None,
                                 };
-                                self.span = self.code.exprs[pc as usize].span;
+                                self.at = pc;
                                 self.steps += 5;
                                 if PROF {
                                     self.pend_calls += 2;
@@ -492,7 +493,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 if let ExprCode::Case { scrut, .. } =
                                     self.code.exprs[pc as usize].code
                                 {
-                                    self.span = self.code.exprs[scrut as usize].span;
+                                    self.at = scrut;
                                 }
                                 if PROF {
                                     self.pend_calls += 1;
@@ -513,10 +514,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// its body.
     #[inline(always)]
     fn enter_thunk_op(&mut self, a: Addr, lam: Lam, index: LambdaId) -> ExprId {
-        let update = lam.kind == 1;
-        let rule = if update { "15" } else { "15′" };
-        let r = self.enter_thunk(a, lam, index, update, rule);
-        debug_assert!(r.is_ok(), "the op loop checked the stacks");
+        self.push_frame_enter(a, lam, index, lam.kind == 1);
         self.steps += 1;
         self.switch(self.cc);
         lam.body
@@ -537,7 +535,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         let p = match v {
             Value::Int(k) if n == 0 => {
                 // Rule 10.
-                self.span = code.exprs[pc as usize].span;
+                self.at = pc;
                 self.steps += 1;
                 return self.ret_int(k, budget);
             }
@@ -565,12 +563,14 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                         for (i, x) in xs.iter_mut().enumerate().take(n) {
                             *x = self.opnd_value(first + i as u32);
                         }
-                        self.span = code.exprs[pc as usize].span;
+                        self.at = pc;
                         if PROF {
                             self.pend_calls += 1;
                         }
                         let base = self.open_function_env(a, lam) + lam.nfree as usize;
-                        self.s.vals[base..base + n].copy_from_slice(&xs[..n]);
+                        for (slot, x) in self.s.vals[base..base + n].iter_mut().zip(&xs[..n]) {
+                            *slot = *x;
+                        }
                         self.steps += 2;
                         self.switch(self.cc);
                         Some(lam.body)
@@ -580,7 +580,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                         if !self.fits(4, lam.thunk_env as usize + 1) {
                             return stop(self);
                         }
-                        self.span = code.exprs[pc as usize].span;
+                        self.at = pc;
                         if PROF {
                             self.pend_calls += 1;
                         }
@@ -601,10 +601,11 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     self.pend_calls += 1;
                 }
                 self.drop_dead_envs();
-                self.span = code
+                self.at = code
                     .con_bodies
                     .get(info.index as usize)
-                    .map_or(Span::default(), |&e| code.exprs[e as usize].span);
+                    .copied()
+                    .unwrap_or(u32::MAX);
                 self.steps += 3;
                 self.ret_con(info.index, &fs[..k], budget)
             }
@@ -660,7 +661,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                             n: fs.len() as u32,
                             index: c,
                         };
-                        let Some(a) = self.heap.alloc(info, self.cc, fs) else {
+                        let Some(a) = self.heap.alloc_small(info, self.cc, fs) else {
                             break;
                         };
                         if PROF {
@@ -698,14 +699,14 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                         n: fs.len() as u32,
                         index: c,
                     };
-                    let Some(v) = self.heap.alloc(info, ev, fs) else {
+                    let Some(v) = self.heap.alloc_small(info, ev, fs) else {
                         break;
                     };
                     if PROF {
                         self.pend_words += size as u64;
                     }
                     self.pop_frame();
-                    self.heap.update_with_ind(u, v);
+                    self.heap.update_blackhole(u, v);
                     self.steps += 1;
                 }
                 None => {

@@ -1,0 +1,136 @@
+//! The fast engine's value stack: the constant area and the environments,
+//! one contiguous run of values (see the module doc of `fast`).
+//!
+//! Its top moves down and up as environments are dropped and opened; the
+//! values above the top are dead (the collector does not see them) and are
+//! kept only as room, so that opening an environment writes its slots in
+//! place instead of pushing them one by one.
+
+use crate::gc::Value;
+
+#[derive(Default)]
+pub(super) struct ValueStack {
+    /// Room for the stack; `area[..top]` is the stack.
+    area: Vec<Value>,
+    top: usize,
+}
+
+impl ValueStack {
+    pub fn with_capacity(n: usize) -> ValueStack {
+        ValueStack {
+            area: vec![Value::Int(0); n],
+            top: 0,
+        }
+    }
+
+    /// The height of the stack.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.top
+    }
+
+    /// Drop everything above `n` (nothing if the stack is lower).
+    #[inline(always)]
+    pub fn truncate(&mut self, n: usize) {
+        self.top = self.top.min(n);
+    }
+
+    /// The stack with its top at `base + size`: the slots `base..base +
+    /// size`, for the caller to fill in every one of them (they may hold
+    /// dead values).
+    #[inline(always)]
+    pub fn open(&mut self, base: usize, size: usize) -> &mut [Value] {
+        let end = base + size;
+        if end > self.area.len() {
+            self.grow(end);
+        }
+        self.top = end;
+        &mut self.area[base..end]
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, end: usize) {
+        let n = end.max(self.area.len() * 2).max(64);
+        self.area.resize(n, Value::Int(0));
+    }
+
+    /// Push the values of `from` (a scrutinee's copy of its environment,
+    /// the constant area).
+    pub fn extend_from_slice(&mut self, from: &[Value]) {
+        let base = self.top;
+        self.open(base, from.len()).copy_from_slice(from);
+    }
+
+    /// Push a copy of `self[from..from + n]`.
+    #[inline]
+    pub fn extend_from_within(&mut self, from: usize, n: usize) {
+        let base = self.top;
+        self.open(base, n);
+        self.area.copy_within(from..from + n, base);
+    }
+
+    /// The stack, bottom first.
+    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, Value> {
+        self.area[..self.top].iter_mut()
+    }
+}
+
+impl std::ops::Index<usize> for ValueStack {
+    type Output = Value;
+    #[inline(always)]
+    fn index(&self, i: usize) -> &Value {
+        debug_assert!(i < self.top);
+        &self.area[i]
+    }
+}
+
+impl std::ops::IndexMut<usize> for ValueStack {
+    #[inline(always)]
+    fn index_mut(&mut self, i: usize) -> &mut Value {
+        debug_assert!(i < self.top);
+        &mut self.area[i]
+    }
+}
+
+impl std::ops::Index<std::ops::Range<usize>> for ValueStack {
+    type Output = [Value];
+    #[inline(always)]
+    fn index(&self, r: std::ops::Range<usize>) -> &[Value] {
+        debug_assert!(r.end <= self.top);
+        &self.area[r]
+    }
+}
+
+impl std::ops::IndexMut<std::ops::Range<usize>> for ValueStack {
+    #[inline(always)]
+    fn index_mut(&mut self, r: std::ops::Range<usize>) -> &mut [Value] {
+        debug_assert!(r.end <= self.top);
+        &mut self.area[r]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn open_truncate_and_copy_move_the_top() {
+        let mut s = ValueStack::with_capacity(2);
+        s.extend_from_slice(&[Value::Int(1), Value::Int(2)]);
+        let env = s.open(2, 3);
+        env.copy_from_slice(&[Value::Int(3), Value::Int(4), Value::Int(5)]);
+        assert_eq!(s.len(), 5);
+        s.extend_from_within(2, 3);
+        assert_eq!(s.len(), 8);
+        assert_eq!(s[5..8], [Value::Int(3), Value::Int(4), Value::Int(5)]);
+        s.truncate(9);
+        assert_eq!(s.len(), 8);
+        s.truncate(1);
+        assert_eq!(s.iter_mut().count(), 1);
+        // Opening below the top drops what was above.
+        s.open(0, 1)[0] = Value::Int(9);
+        assert_eq!(s.len(), 1);
+        assert_eq!(s[0], Value::Int(9));
+    }
+}
