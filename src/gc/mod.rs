@@ -464,7 +464,10 @@ impl Heap {
         let (mut to, mut to_bits) = if self.capacity >= FRESH_SPACE_WORDS {
             self.spare = Vec::new();
             self.spare_bits = Vec::new();
-            (vec![0; self.capacity], vec![0; bit_words(self.capacity)])
+            (
+                fresh_space(self.capacity),
+                vec![0; bit_words(self.capacity)],
+            )
         } else {
             let mut to = std::mem::take(&mut self.spare);
             to.resize(self.capacity, 0);
@@ -513,17 +516,13 @@ impl Heap {
             }
             let size = info.size();
             let new = *free;
-            if new + size > to.len() {
-                // Cannot happen: to-space is as large as from-space.
+            if new + size > to.len() || a + size > from.len() {
+                // Cannot happen: to-space is as large as from-space, and
+                // closures lie within it.
                 return a as Addr;
             }
-            for i in 0..size {
-                to[new + i] = from[a + i];
-                let j = a + i;
-                if from_bits[j / 64] >> (j % 64) & 1 == 1 {
-                    to_bits[(new + i) / 64] |= 1 << ((new + i) % 64);
-                }
-            }
+            copy_words(&from[a..a + size], &mut to[new..new + size]);
+            copy_bits(from_bits, a, to_bits, new, size);
             *free += size;
             from[a] = Info {
                 tag: Tag::Forward,
@@ -548,13 +547,23 @@ impl Heap {
                 ));
             }
         });
+        // Cheney scan of to-space, pointer word by pointer word: the
+        // bitmap says where they are, so runs of other words are skipped
+        // a bitmap word at a time.
         let mut scan = 0usize;
         while scan < free {
-            if to_bits[scan / 64] >> (scan % 64) & 1 == 1 {
-                let a = to[scan];
-                to[scan] = evacuate(a, &mut from, &from_bits, &mut to, &mut to_bits, &mut free);
+            let shift = scan % 64;
+            let take = (64 - shift).min(free - scan);
+            let window = if take == 64 { !0 } else { (1u64 << take) - 1 };
+            let bits = (to_bits[scan / 64] >> shift) & window;
+            if bits == 0 {
+                scan += take;
+                continue;
             }
-            scan += 1;
+            let i = scan + bits.trailing_zeros() as usize;
+            let a = to[i];
+            to[i] = evacuate(a, &mut from, &from_bits, &mut to, &mut to_bits, &mut free);
+            scan = i + 1;
         }
         let live = free;
         self.stats.collections += 1;
@@ -570,7 +579,7 @@ impl Heap {
         if cap != self.capacity {
             // A fresh zeroed space with the live words copied in: resizing
             // would write (and make resident) every new word.
-            let mut grown = vec![0; cap];
+            let mut grown = fresh_space(cap);
             grown[..live].copy_from_slice(&to[..live]);
             to = grown;
             to_bits.resize(bit_words(cap), 0);
@@ -612,6 +621,65 @@ impl Heap {
             f(a as Addr, info, self.words[a + 1] as u32);
             a += info.size();
         }
+    }
+}
+
+/// A zeroed semi-space of `n` words, fresh from the system: its pages
+/// become resident only when written. On Linux, large spaces ask for
+/// transparent huge pages, so that filling one takes a page fault every
+/// 2 MiB rather than every 4 KiB.
+fn fresh_space(n: usize) -> Vec<Word> {
+    let v = vec![0; n];
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let start = v.as_ptr() as usize;
+        let end = start + n * 8;
+        let from = start.next_multiple_of(HUGE);
+        if end > from + HUGE {
+            let len = (end - from) / HUGE * HUGE;
+            // SAFETY: `from..from + len` lies inside `v`'s allocation, which
+            // lives until `v` is dropped; `madvise` with MADV_HUGEPAGE only
+            // advises the kernel how to back those pages and changes no
+            // contents, so no Rust reference is invalidated. Its result is
+            // ignored: a refusal leaves ordinary pages.
+            unsafe {
+                libc::madvise(from as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    v
+}
+
+/// Copy a closure's words (a loop for the small closures that are nearly
+/// all of them: `copy_from_slice` would call `memcpy`).
+#[inline(always)]
+fn copy_words(from: &[Word], to: &mut [Word]) {
+    if from.len() <= 8 {
+        for (t, f) in to.iter_mut().zip(from) {
+            *t = *f;
+        }
+    } else {
+        to.copy_from_slice(from);
+    }
+}
+
+/// Set the bits of `to_bits` at `to + i` for every bit of `from_bits` set at
+/// `from + i`, `i < n` (`to_bits` is clear there).
+#[inline(always)]
+fn copy_bits(from_bits: &[u64], from: usize, to_bits: &mut [u64], to: usize, n: usize) {
+    let (mut i, end) = (from, from + n);
+    while i < end {
+        let shift = i % 64;
+        let take = (64 - shift).min(end - i);
+        let window = if take == 64 { !0 } else { (1u64 << take) - 1 };
+        let mut bits = (from_bits[i / 64] >> shift) & window;
+        while bits != 0 {
+            let j = to + (i - from) + bits.trailing_zeros() as usize;
+            to_bits[j / 64] |= 1 << (j % 64);
+            bits &= bits - 1;
+        }
+        i += take;
     }
 }
 

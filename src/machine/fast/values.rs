@@ -48,11 +48,15 @@ impl ValueStack {
         &mut self.area[base..end]
     }
 
+    /// Make room up to `end` and a little beyond. The vector's capacity
+    /// grows by doubling, but only the slots up to the new room are
+    /// written, so that memory never used is never resident.
     #[cold]
     #[inline(never)]
     fn grow(&mut self, end: usize) {
-        let n = end.max(self.area.len() * 2).max(64);
-        self.area.resize(n, Value::Int(0));
+        const SLACK: usize = 256;
+        self.area.reserve(end + SLACK - self.area.len());
+        self.area.resize(end + SLACK, Value::Int(0));
     }
 
     /// Push the values of `from` (a scrutinee's copy of its environment,
