@@ -143,6 +143,9 @@ pub(super) struct Compiled {
     pub constants: Vec<Value>,
     /// `case_alts[e]`: the alternatives of the case expression `e`.
     pub case_alts: Vec<u32>,
+    /// The largest environment an op runs in (a lambda's body, or a
+    /// constructor value's when entered).
+    pub max_env: usize,
 }
 
 /// How many steps an op's fast path fires at most before its return (the
@@ -177,6 +180,7 @@ pub(super) fn compile(code: &Code) -> Compiled {
             lets: Vec::new(),
             constants: vec![Value::Int(0); nglobals as usize],
             case_alts: vec![NONE; code.exprs.len()],
+            max_env: 0,
         },
         literals: HashMap::new(),
         nglobals,
@@ -225,6 +229,7 @@ pub(super) fn compile(code: &Code) -> Compiled {
     }
     for (e, size) in env_of.into_iter().enumerate() {
         if let Some(size) = size {
+            k.c.max_env = k.c.max_env.max(size as usize);
             let op = k.op(e as ExprId, size).unwrap_or(Op::Rules);
             k.c.ops[e] = op;
         }

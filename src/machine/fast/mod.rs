@@ -298,6 +298,10 @@ pub struct Machine<'a, const PROF: bool> {
     limit: u64,
     max_steps: Option<u64>,
     max_stack_words: u64,
+    /// The op loop's stack bound: `--max-stack` in words, lowered if
+    /// needed so that under it no height a frame records can pass
+    /// [`MAX_HEIGHT`] (see `threaded.rs`, `Machine::fits`).
+    op_stack_words: u64,
     max_stack_bytes: u64,
     rs_words: usize,
     gc_stress: bool,
@@ -398,6 +402,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             limit: options.max_steps.unwrap_or(u64::MAX),
             max_steps: options.max_steps,
             max_stack_words: max_stack_bytes / 8,
+            op_stack_words: 0,
             max_stack_bytes,
             rs_words: 0,
             gc_stress: options.gc_stress,
@@ -811,6 +816,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 vals.extend_from_slice(&globals);
                 vals.extend_from_slice(&self.k.constants[globals.len()..]);
                 self.const_top = vals.len();
+                let tallest = MAX_HEIGHT.saturating_sub(self.const_top + self.k.max_env);
+                self.op_stack_words = self.max_stack_words.min(tallest as u64);
                 self.top_floor = self.const_top;
                 self.env_base = self.const_top;
                 self.env_len = 0;

@@ -54,13 +54,19 @@ enum IntSel {
 
 impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// Would the stacks, after a rule pushes `words` more words (as
-    /// `--max-stack` counts them) and grows `vals`, `as` or `rs` by at most
-    /// `grow` entries, pass [`Machine::check_stack`]? (It may say no where
-    /// the check would pass; the rule loop then fires the rule.)
+    /// `--max-stack` counts them), pass [`Machine::check_stack`]? (It may
+    /// say no where the check would pass; the rule loop then fires the
+    /// rule.)
+    ///
+    /// Only the count is compared, with a bound that also keeps the
+    /// heights within [`MAX_HEIGHT`]: `as` and `rs` hold at most one entry
+    /// per word counted, and `vals` holds the constant area, the
+    /// environments of the case continuations (counted) and the current
+    /// environment, which in the op loop is a lambda's or a constructor
+    /// value's, at most `max_env` slots.
     #[inline(always)]
-    fn fits(&self, words: usize, grow: usize) -> bool {
-        (self.stack_words() + words) as u64 <= self.max_stack_words
-            && self.s.vals.len().max(self.s.args.len()).max(self.rs.len()) + grow <= MAX_HEIGHT
+    fn fits(&self, words: usize) -> bool {
+        (self.stack_words() + words) as u64 <= self.op_stack_words
     }
 
     #[inline(always)]
@@ -193,7 +199,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     let Some(r) = primitives::apply(op, x, y) else {
                         break;
                     };
-                    if !self.fits(self.env_len + 3, 1) {
+                    if !self.fits(self.env_len + 3) {
                         break;
                     }
                     let IntSel::Body(body, bind) = self.select_int(&self.k.alts[alts as usize], r)
@@ -213,7 +219,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 Op::Case { scrut, copy, .. } => {
                     // Rule 4.
                     let (b, n) = (self.env_base, self.env_len);
-                    if !self.fits(n + 3, if copy { n.max(1) } else { 1 }) {
+                    if !self.fits(n + 3) {
                         break;
                     }
                     self.push_cont(pc);
@@ -231,7 +237,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     // nothing.
                     let l = self.p.lams[lam as usize];
                     let n = n as usize;
-                    if n > MAX_FIELDS || !self.fits(n, l.fun_env as usize) {
+                    if n > MAX_FIELDS || !self.fits(n) {
                         break;
                     }
                     let mut xs = [Value::Int(0); MAX_FIELDS];
@@ -306,7 +312,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                         }
                     } else {
                         // Rule scc.
-                        if !self.fits(if flat { 4 } else { 0 }, 0) {
+                        if !self.fits(if flat { 4 } else { 0 }) {
                             break;
                         }
                         if flat {
@@ -396,7 +402,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         let base = self.env_base;
         match v {
             Value::Int(k) => {
-                if !self.fits(self.env_len + 3, 1) {
+                if !self.fits(self.env_len + 3) {
                     return None;
                 }
                 let IntSel::Body(body, bind) = self.select_int(&alts, k) else {
@@ -418,7 +424,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 match info.tag {
                     Tag::Con => {
                         let n = info.n as usize;
-                        if n > MAX_FIELDS || !self.fits(self.env_len + 3, 1) {
+                        if n > MAX_FIELDS || !self.fits(self.env_len + 3) {
                             return None;
                         }
                         let body = match self.select_con(&alts, info.index) {
@@ -450,7 +456,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                     return None;
                                 };
                                 let n = n as usize;
-                                if n > MAX_FIELDS || !self.fits(self.env_len + 3, 1) {
+                                if n > MAX_FIELDS || !self.fits(self.env_len + 3) {
                                     return None;
                                 }
                                 let body = match self.select_con(&alts, con) {
@@ -485,7 +491,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                             1 | 2 => {
                                 // Rules 4, 1 and 15.
                                 let n = self.env_len;
-                                if !self.fits(n + 3 + 4, lam.thunk_env as usize + 1) {
+                                if !self.fits(n + 3 + 4) {
                                     return None;
                                 }
                                 self.push_cont(pc);
@@ -556,7 +562,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                         // Rules 1 and 2. An arity-0 closure with arguments
                         // pending below would record an over-saturated
                         // call (stacks mode): left to the rule loop.
-                        if (n == 0 && self.avail() != 0) || !self.fits(n, lam.fun_env as usize) {
+                        if (n == 0 && self.avail() != 0) || !self.fits(n) {
                             return stop(self);
                         }
                         let mut xs = [Value::Int(0); MAX_FIELDS];
@@ -577,7 +583,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     }
                     1 | 2 if n == 0 => {
                         // Rules 1 and 15.
-                        if !self.fits(4, lam.thunk_env as usize + 1) {
+                        if !self.fits(4) {
                             return stop(self);
                         }
                         self.at = pc;
