@@ -216,7 +216,23 @@ const SAME_SIGNAL: std::time::Duration = std::time::Duration::from_millis(250);
 /// convention.
 const INTERRUPTED: u8 = 130;
 
+/// glibc's `malloc` raises its mmap threshold (up to 32 MiB) each time
+/// a large block is freed, as the collector frees its semi-spaces; the
+/// machine's stacks, vectors of tens of megabytes, then come from the
+/// arena, where what they leave behind when they grow stays resident. A
+/// fixed threshold keeps every large vector in a mapping of its own (the
+/// pipeline benchmark: 177 -> 162 MB peak RSS).
+fn fixed_mmap_threshold() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: `mallopt` only sets a tuning parameter of the allocator; it
+    // is called first thing in `main`, before any other thread exists.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+    }
+}
+
 fn main() -> ExitCode {
+    fixed_mmap_threshold();
     let cli = Cli::parse();
     let worker = std::thread::Builder::new()
         .name("stg-run".into())

@@ -94,36 +94,96 @@ enum Ctl {
     RetInt(i64),
 }
 
-/// A case continuation: the `case`, its environment frame in `vals`.
-/// Heights are `u32` (20 bytes a continuation): [`Machine::check_stack`]
-/// keeps the stacks below `u32::MAX` entries.
+/// An entry of the control stack, which holds the paper's return stack
+/// (case continuations) and update stack (update and restore frames) in
+/// one, innermost last: "`rs` empty" is "no continuation above the top
+/// frame", that is, the top entry is not a continuation. 24 bytes; heights
+/// are `u32` ([`Machine::check_stack`] keeps them below [`MAX_HEIGHT`]).
 #[derive(Clone, Copy, Debug)]
-struct Cont {
-    case: ExprId,
-    env_base: u32,
-    /// Length of the environment (as the reference engine's vector).
-    env_len: u32,
+struct Frame {
+    /// A continuation's `case` expression, or [`UPDATE`] or [`RESTORE`].
+    kind: u32,
+    /// A continuation: its environment `vals[base..base + len]`. An
+    /// update or restore frame: the height of `vals` that stays live
+    /// while it is on the stack.
+    base: u32,
+    /// A continuation: its environment's length. An update frame: the
+    /// low half of the closure to update's address.
+    len: u32,
+    /// The height of `as` when pushed (what the frame saves of `as`).
     as_height: u32,
+    /// The cost centre (stack) to restore.
     cc: u32,
+    /// An update frame: the high half of the address.
+    update_hi: u32,
 }
 
-impl Cont {
-    /// The end of its environment frame in `vals`.
-    #[inline]
-    fn env_end(&self) -> usize {
-        self.env_base as usize + self.env_len as usize
+/// [`Frame::kind`] of an update frame.
+const UPDATE: u32 = u32::MAX;
+/// [`Frame::kind`] of a restore frame.
+const RESTORE: u32 = u32::MAX - 1;
+
+impl Frame {
+    #[inline(always)]
+    fn cont(case: ExprId, base: usize, len: usize, as_height: usize, cc: u32) -> Frame {
+        Frame {
+            kind: case,
+            base: base as u32,
+            len: len as u32,
+            as_height: as_height as u32,
+            cc,
+            update_hi: 0,
+        }
     }
-}
 
-/// An update frame (`update != NO_UPDATE`) or a restore frame (24 bytes).
-#[derive(Clone, Copy, Debug)]
-struct UFrame {
-    update: Addr,
-    as_base: u32,
-    rs_base: u32,
-    /// Height of `vals` that stays live while the frame is on the stack.
-    env_top: u32,
-    cc: u32,
+    /// An update frame for the closure at `update`, or a restore frame.
+    #[inline(always)]
+    fn update_or_restore(update: Option<Addr>, env_top: usize, as_height: usize, cc: u32) -> Frame {
+        let a = update.unwrap_or(0);
+        Frame {
+            kind: if update.is_some() { UPDATE } else { RESTORE },
+            base: env_top as u32,
+            len: a as u32,
+            as_height: as_height as u32,
+            cc,
+            update_hi: (a >> 32) as u32,
+        }
+    }
+
+    /// A case continuation (not an update or restore frame)?
+    #[inline(always)]
+    fn is_cont(&self) -> bool {
+        self.kind < RESTORE
+    }
+
+    /// An update frame's closure.
+    #[inline(always)]
+    fn update(&self) -> Option<Addr> {
+        (self.kind == UPDATE).then_some(self.len as Addr | (self.update_hi as Addr) << 32)
+    }
+
+    /// The height of `vals` below which environments stay live while this
+    /// is the top entry: the end of a continuation's environment, or what
+    /// a frame saved.
+    #[inline(always)]
+    fn floor(&self) -> usize {
+        if self.is_cont() {
+            self.base as usize + self.len as usize
+        } else {
+            self.base as usize
+        }
+    }
+
+    /// The words `--max-stack` counts for it: a continuation's
+    /// environment and 3, or 4 for a frame.
+    #[inline(always)]
+    fn words(&self) -> usize {
+        if self.is_cont() {
+            self.len as usize + 3
+        } else {
+            4
+        }
+    }
 }
 
 /// [`Machine::at`] names a lambda.
@@ -132,23 +192,14 @@ const AT_LAMBDA: u32 = 1 << 31;
 /// The largest stack height a frame may record (see [`Machine::check_stack`]).
 const MAX_HEIGHT: usize = u32::MAX as usize - (1 << 24);
 
-/// [`UFrame::update`] of a restore frame.
-const NO_UPDATE: Addr = Addr::MAX;
-
-impl UFrame {
-    #[inline]
-    fn update(&self) -> Option<Addr> {
-        (self.update != NO_UPDATE).then_some(self.update)
-    }
-}
-
 /// Everything the collector must see.
 struct St {
     ctl: Ctl,
     vals: ValueStack,
     fields: Vec<Value>,
     args: Vec<Value>,
-    us: Vec<UFrame>,
+    /// The control stack: continuations and frames.
+    cs: Vec<Frame>,
     printer: ResultPrinter,
 }
 
@@ -165,12 +216,13 @@ impl Roots for St {
             self.fields.iter_mut().for_each(&mut *f);
         }
         self.args.iter_mut().for_each(&mut *f);
-        for fr in &mut self.us {
+        for fr in &mut self.cs {
             if let Some(a) = fr.update() {
                 let mut v = Value::Ptr(a);
                 f(&mut v);
                 if let Value::Ptr(b) = v {
-                    fr.update = b;
+                    fr.len = b as u32;
+                    fr.update_hi = (b >> 32) as u32;
                 }
             }
         }
@@ -254,11 +306,10 @@ pub struct Machine<'a, const PROF: bool> {
     sources: &'a SourceMap,
     heap: Heap,
     s: St,
-    rs: Vec<Cont>,
-    /// The innermost of the case continuations and update/restore frames,
-    /// kept by [`Machine::retop`] at each push and pop: is it a case
-    /// continuation, the height of `vals` below which environments are
-    /// live, and the argument-stack height it saved.
+    /// The control stack's top entry, kept by [`Machine::retop`] at each
+    /// push and pop: is it a case continuation, the height of `vals` below
+    /// which environments are live, and the argument-stack height it
+    /// saved.
     top_cont: bool,
     top_floor: usize,
     top_as: usize,
@@ -303,7 +354,8 @@ pub struct Machine<'a, const PROF: bool> {
     /// [`MAX_HEIGHT`] (see `threaded.rs`, `Machine::fits`).
     op_stack_words: u64,
     max_stack_bytes: u64,
-    rs_words: usize,
+    /// The words of the control stack, as `--max-stack` counts them.
+    cs_words: usize,
     gc_stress: bool,
     /// Where the machine is, for the span errors name: the expression
     /// last evaluated, or ([`AT_LAMBDA`] set) the lambda whose body a
@@ -365,10 +417,9 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 vals: ValueStack::with_capacity(1024),
                 fields: Vec::with_capacity(16),
                 args: Vec::with_capacity(1024),
-                us: Vec::with_capacity(256),
+                cs: Vec::with_capacity(1024),
                 printer: ResultPrinter::default(),
             },
-            rs: Vec::with_capacity(1024),
             top_cont: false,
             top_floor: 0,
             top_as: 0,
@@ -404,7 +455,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             max_stack_words: max_stack_bytes / 8,
             op_stack_words: 0,
             max_stack_bytes,
-            rs_words: 0,
+            cs_words: 0,
             gc_stress: options.gc_stress,
             at: code.main_app,
             scratch: Vec::new(),
@@ -618,25 +669,47 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         }
     }
 
-    /// Recompute the cached top (`top_cont`, `top_floor`, `top_as`) after
-    /// `rs` or `us` changed: the innermost case continuation counts if it
-    /// was pushed after the innermost update/restore frame.
-    #[inline]
+    /// Recompute the cached top (`top_cont`, `top_floor`, `top_as`) from
+    /// the control stack's top entry.
+    #[inline(always)]
     fn retop(&mut self) {
-        let frame = self.s.us.last();
-        let frame_rs = frame.map_or(0, |f| f.rs_base as usize);
-        match self.rs.last() {
-            Some(c) if self.rs.len() > frame_rs => {
-                self.top_cont = true;
-                self.top_floor = c.env_end();
-                self.top_as = c.as_height as usize;
+        match self.s.cs.last() {
+            Some(f) => {
+                self.top_cont = f.is_cont();
+                self.top_floor = f.floor();
+                self.top_as = f.as_height as usize;
             }
-            _ => {
+            None => {
                 self.top_cont = false;
-                self.top_floor = frame.map_or(self.const_top, |f| f.env_top as usize);
-                self.top_as = frame.map_or(0, |f| f.as_base as usize);
+                self.top_floor = self.const_top;
+                self.top_as = 0;
             }
         }
+    }
+
+    /// Push an entry on the control stack, which becomes the top.
+    #[inline(always)]
+    fn push_frame(&mut self, f: Frame) {
+        self.cs_words += f.words();
+        self.top_cont = f.is_cont();
+        self.top_floor = f.floor();
+        self.top_as = f.as_height as usize;
+        self.s.cs.push(f);
+    }
+
+    /// The top entry, an update or restore frame, when `rs` is empty (the
+    /// top is not a continuation); `None` when the control stack is empty.
+    #[inline(always)]
+    fn top_frame(&self) -> Option<Frame> {
+        debug_assert!(!self.top_cont);
+        self.s.cs.last().copied()
+    }
+
+    /// The top entry, a case continuation, when `rs` is not empty.
+    #[inline(always)]
+    fn top_cont(&self) -> Frame {
+        debug_assert!(self.top_cont);
+        *self.s.cs.last().expect("rs non-empty")
     }
 
     #[inline]
@@ -702,7 +775,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// four words an update or restore frame.
     #[inline]
     fn stack_words(&self) -> usize {
-        self.s.args.len() + self.rs_words + self.s.us.len() * 4
+        self.s.args.len() + self.cs_words
     }
 
     #[inline]
@@ -711,7 +784,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         // Frames keep heights as `u32`; the slack covers the environments
         // opened between two checks. (64 GiB of environments: a
         // `--max-stack` this large is out of reach of both engines anyway.)
-        let height = self.s.vals.len().max(self.s.args.len()).max(self.rs.len());
+        let height = self.s.vals.len().max(self.s.args.len());
         if words as u64 > self.max_stack_words || height > MAX_HEIGHT {
             return Err(self.stack_error(rule));
         }
@@ -723,24 +796,42 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// Pop the top case continuation and resume in its environment: count
     /// the return (to the entry current before it), restore its cost centre.
     #[inline]
-    fn return_to(&mut self, cont: Cont) {
-        self.rs.pop();
+    fn return_to(&mut self, cont: Frame) {
+        self.s.cs.pop();
         self.retop();
-        self.rs_words = self.rs_words.saturating_sub(cont.env_len as usize + 3);
+        self.cs_words -= cont.words();
         if PROF {
             self.pend_calls += 1;
         }
         self.cc = cont.cc;
-        self.at = cont.case;
-        self.env_base = cont.env_base as usize;
-        self.env_len = cont.env_len as usize;
-        self.s.vals.truncate(cont.env_end());
+        self.at = cont.kind;
+        self.env_base = cont.base as usize;
+        self.env_len = cont.len as usize;
+        self.s.vals.truncate(cont.floor());
     }
 
+    /// Push the case continuation of rule 4 for the case `e` (no step).
+    #[inline(always)]
+    fn push_cont(&mut self, e: ExprId) {
+        self.at = e;
+        let cont = Frame::cont(e, self.env_base, self.env_len, self.s.args.len(), self.cc);
+        self.push_frame(cont);
+    }
+
+    /// Push the restore frame of flat mode's rule `scc` (no step).
+    #[inline(always)]
+    fn push_restore_frame(&mut self) {
+        let frame = Frame::update_or_restore(None, self.floor(), self.s.args.len(), self.cc);
+        self.push_frame(frame);
+    }
+
+    /// Pop the top entry, an update or restore frame, restoring its cost
+    /// centre.
     #[inline]
-    fn pop_frame(&mut self) -> UFrame {
-        let f = self.s.us.pop().expect("selected a pop rule with a frame");
+    fn pop_frame(&mut self) -> Frame {
+        let f = self.s.cs.pop().expect("selected a pop rule with a frame");
         self.retop();
+        self.cs_words -= f.words();
         self.cc = f.cc;
         f
     }
@@ -765,16 +856,9 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     fn push_frame_enter(&mut self, a: Addr, lam: Lam, index: LambdaId, update: bool) {
         let env_top = self.floor();
         self.open_env(a, lam.thunk_env as usize, lam.nfree as usize);
-        self.s.us.push(UFrame {
-            update: if update { a } else { NO_UPDATE },
-            as_base: self.s.args.len() as u32,
-            rs_base: self.rs.len() as u32,
-            env_top: env_top as u32,
-            cc: self.cc,
-        });
-        self.top_cont = false;
-        self.top_floor = env_top;
-        self.top_as = self.s.args.len();
+        let frame =
+            Frame::update_or_restore(update.then_some(a), env_top, self.s.args.len(), self.cc);
+        self.push_frame(frame);
         self.heap
             .blackhole(a, if update { Tag::BlackHole } else { Tag::Entered });
         self.cc = self.heap.cc(a);
@@ -910,13 +994,12 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
 
     fn force(&mut self, v: Value) {
         self.s.args.clear();
-        self.rs.clear();
-        self.s.us.clear();
+        self.s.cs.clear();
         self.retop();
         self.s.vals.truncate(self.const_top);
         self.env_base = self.const_top;
         self.env_len = 0;
-        self.rs_words = 0;
+        self.cs_words = 0;
         self.cc = self.main_entry;
         self.switch(self.main_entry);
         self.s.ctl = Ctl::Enter(v);

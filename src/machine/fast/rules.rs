@@ -89,18 +89,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                             if self.steps >= self.limit {
                                 return Err(self.step_limit("4"));
                             }
-                            self.at = e;
-                            self.rs_words += self.env_len + 3;
-                            self.rs.push(Cont {
-                                case: e,
-                                env_base: self.env_base as u32,
-                                env_len: self.env_len as u32,
-                                as_height: self.s.args.len() as u32,
-                                cc: self.cc,
-                            });
-                            self.top_cont = true;
-                            self.top_floor = self.env_base + self.env_len;
-                            self.top_as = self.s.args.len();
+                            self.push_cont(e);
                             // A scrutinee that binds variables runs in a copy
                             // of the frame (the reference engine clones it):
                             // what it binds is not kept alive by the
@@ -233,17 +222,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 self.at = e;
                                 match self.mode {
                                     CostCentreMode::Flat => {
-                                        let env_top = self.floor();
-                                        self.s.us.push(UFrame {
-                                            update: NO_UPDATE,
-                                            as_base: self.s.args.len() as u32,
-                                            rs_base: self.rs.len() as u32,
-                                            env_top: env_top as u32,
-                                            cc: self.cc,
-                                        });
-                                        self.top_cont = false;
-                                        self.top_floor = env_top;
-                                        self.top_as = self.s.args.len();
+                                        self.push_restore_frame();
                                         self.cc = l;
                                     }
                                     CostCentreMode::Stacks => {
@@ -269,8 +248,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 }
                 Ctl::RetCon(c) => {
                     if self.rs_nonempty() {
-                        let cont = *self.rs.last().expect("rs non-empty");
-                        let case = &code.exprs[cont.case as usize];
+                        let cont = self.top_cont();
+                        let case = &code.exprs[cont.kind as usize];
                         if self.s.args.len() > cont.as_height as usize {
                             return Err(self.error(
                                 ErrorKind::PendingArguments {
@@ -377,7 +356,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 None,
                             ));
                         }
-                        match self.s.us.last() {
+                        match self.top_frame() {
                             None => return Ok(()),
                             Some(f) if f.update().is_some() => {
                                 // Rule 16.
@@ -423,8 +402,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 }
                 Ctl::RetInt(k) => {
                     if self.rs_nonempty() {
-                        let cont = *self.rs.last().expect("rs non-empty");
-                        let case = &code.exprs[cont.case as usize];
+                        let cont = self.top_cont();
+                        let case = &code.exprs[cont.kind as usize];
                         if self.s.args.len() > cont.as_height as usize {
                             return Err(self.error(
                                 ErrorKind::PendingArguments {
@@ -508,7 +487,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 None,
                             ));
                         }
-                        match self.s.us.last() {
+                        match self.top_frame() {
                             None => return Ok(()),
                             Some(f) if f.update().is_some() => {
                                 let span = f.update().and_then(|a| self.closure_span(a));
@@ -608,7 +587,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 Some(l.span),
                             ));
                         } else {
-                            match self.s.us.last() {
+                            match self.top_frame() {
                                 None => return Ok(true),
                                 Some(f) if f.update().is_some() => {
                                     if self.steps >= self.limit {
@@ -689,7 +668,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// The end of rules 7, 8, 12 and 13: return to the continuation, bind
     /// the default's variable if it has one, and `Eval` the default's body.
     #[inline]
-    fn eval_default(&mut self, cont: Cont, bind: Option<(u32, Value)>, body: ExprId) {
+    fn eval_default(&mut self, cont: Frame, bind: Option<(u32, Value)>, body: ExprId) {
         self.return_to(cont);
         if let Some((slot, v)) = bind {
             self.set_slot(slot, v);

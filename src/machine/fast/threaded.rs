@@ -338,39 +338,6 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         self.steps != start
     }
 
-    /// Push the case continuation of rule 4 for the case `e` (no step).
-    #[inline(always)]
-    fn push_cont(&mut self, e: ExprId) {
-        self.at = e;
-        self.rs_words += self.env_len + 3;
-        self.rs.push(Cont {
-            case: e,
-            env_base: self.env_base as u32,
-            env_len: self.env_len as u32,
-            as_height: self.s.args.len() as u32,
-            cc: self.cc,
-        });
-        self.top_cont = true;
-        self.top_floor = self.env_base + self.env_len;
-        self.top_as = self.s.args.len();
-    }
-
-    /// Push the restore frame of flat mode's rule `scc` (no step).
-    #[inline(always)]
-    fn push_restore_frame(&mut self) {
-        let env_top = self.floor();
-        self.s.us.push(UFrame {
-            update: NO_UPDATE,
-            as_base: self.s.args.len() as u32,
-            rs_base: self.rs.len() as u32,
-            env_top: env_top as u32,
-            cc: self.cc,
-        });
-        self.top_cont = false;
-        self.top_floor = env_top;
-        self.top_as = self.s.args.len();
-    }
-
     /// Open a fresh environment of `size` slots at the floor, its first
     /// slots `xs` (a global function's arguments), the rest `0#`.
     #[inline(always)]
@@ -631,10 +598,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 break;
             }
             if self.top_cont {
-                let Some(&cont) = self.rs.last() else {
-                    break;
-                };
-                let a = self.k.case_alts[cont.case as usize];
+                let cont = self.top_cont();
+                let a = self.k.case_alts[cont.kind as usize];
                 if self.s.args.len() > cont.as_height as usize || a == NONE {
                     break;
                 }
@@ -688,7 +653,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             if self.avail() > 0 {
                 break;
             }
-            let Some(f) = self.s.us.last() else {
+            let Some(f) = self.top_frame() else {
                 break;
             };
             match f.update() {
@@ -736,10 +701,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 break;
             }
             if self.top_cont {
-                let Some(&cont) = self.rs.last() else {
-                    break;
-                };
-                let a = self.k.case_alts[cont.case as usize];
+                let cont = self.top_cont();
+                let a = self.k.case_alts[cont.kind as usize];
                 if self.s.args.len() > cont.as_height as usize || a == NONE {
                     break;
                 }
@@ -759,7 +722,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             if self.avail() > 0 {
                 break;
             }
-            match self.s.us.last() {
+            match self.top_frame() {
                 Some(f) if f.update().is_none() => {
                     // Rule 16′.
                     self.pop_frame();
