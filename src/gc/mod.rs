@@ -72,18 +72,22 @@ pub enum Tag {
 }
 
 impl Tag {
-    #[inline]
+    /// The tags in the order of their bytes, from 1.
+    const ALL: [Tag; 7] = [
+        Tag::Lambda,
+        Tag::Con,
+        Tag::Pap,
+        Tag::Ind,
+        Tag::BlackHole,
+        Tag::Entered,
+        Tag::Forward,
+    ];
+
+    /// A range check and a load, where a `match` on the byte would be a
+    /// jump through a table.
+    #[inline(always)]
     fn from_u8(b: u8) -> Option<Tag> {
-        Some(match b {
-            1 => Tag::Lambda,
-            2 => Tag::Con,
-            3 => Tag::Pap,
-            4 => Tag::Ind,
-            5 => Tag::BlackHole,
-            6 => Tag::Entered,
-            7 => Tag::Forward,
-            _ => return None,
-        })
+        Tag::ALL.get(b.wrapping_sub(1) as usize).copied()
     }
 }
 
@@ -130,9 +134,12 @@ pub const FRESH_SPACE_WORDS: usize = 1 << 20;
 pub const INITIAL_WORDS: usize = 1 << 16;
 
 /// The machine's roots, visited by the collector, which rewrites each
-/// pointer to the closure's new address.
+/// pointer to the closure's new address. The machine hands them over a
+/// run of values at a time (a stack, an environment; one value is a run of
+/// one), so that the collector loops over each run without a call per
+/// value.
 pub trait Roots {
-    fn visit_roots(&mut self, f: &mut dyn FnMut(&mut Value));
+    fn visit_roots(&mut self, f: &mut dyn FnMut(&mut [Value]));
 }
 
 /// Allocation failed: live data plus the request exceed `--max-heap`.
@@ -461,7 +468,7 @@ impl Heap {
         // A large to-space is a fresh zeroed allocation: the system gives
         // it untouched pages, so only the words copied into it become
         // resident (a reused space would keep all of its pages resident).
-        let (mut to, mut to_bits) = if self.capacity >= FRESH_SPACE_WORDS {
+        let (to, to_bits) = if self.capacity >= FRESH_SPACE_WORDS {
             self.spare = Vec::new();
             self.spare_bits = Vec::new();
             (
@@ -476,95 +483,48 @@ impl Heap {
             to_bits.resize(bit_words(self.capacity), 0);
             (to, to_bits)
         };
-        let mut free = 0usize;
-        let from = std::mem::take(&mut self.words);
-        let mut from = from;
-        let from_hp = self.hp;
-
-        // Evacuate one pointer: returns the new address.
-        let evacuate = |a: Addr,
-                        from: &mut Vec<Word>,
-                        from_bits: &Vec<u64>,
-                        to: &mut Vec<Word>,
-                        to_bits: &mut Vec<u64>,
-                        free: &mut usize|
-         -> Addr {
-            // Short-circuit indirections (bounded walk).
-            let mut a = a as usize;
-            for _ in 0..1_000_000 {
-                if a >= from_hp {
-                    break;
-                }
-                match Info::decode(from[a]) {
-                    Some(Info { tag: Tag::Ind, .. })
-                        if from_bits[(a + 2) / 64] >> ((a + 2) % 64) & 1 == 1 =>
-                    {
-                        a = from[a + 2] as usize;
-                    }
-                    _ => break,
-                }
-            }
-            if a >= from_hp {
-                return a as Addr;
-            }
-            let info = match Info::decode(from[a]) {
-                Some(i) => i,
-                None => return a as Addr,
-            };
-            if info.tag == Tag::Forward {
-                return from[a + 2];
-            }
-            let size = info.size();
-            let new = *free;
-            if new + size > to.len() || a + size > from.len() {
-                // Cannot happen: to-space is as large as from-space, and
-                // closures lie within it.
-                return a as Addr;
-            }
-            copy_words(&from[a..a + size], &mut to[new..new + size]);
-            copy_bits(from_bits, a, to_bits, new, size);
-            *free += size;
-            from[a] = Info {
-                tag: Tag::Forward,
-                n: info.n,
-                index: 0,
-            }
-            .encode();
-            from[a + 2] = new as u64;
-            new as Addr
-        };
-
         let from_bits = std::mem::take(&mut self.ptr_bits);
-        roots.visit_roots(&mut |v: &mut Value| {
-            if let Value::Ptr(a) = *v {
-                *v = Value::Ptr(evacuate(
-                    a,
-                    &mut from,
-                    &from_bits,
-                    &mut to,
-                    &mut to_bits,
-                    &mut free,
-                ));
+        let mut ev = Evacuation {
+            from: std::mem::take(&mut self.words),
+            from_bits,
+            from_hp: self.hp,
+            to,
+            to_bits,
+            free: 0,
+        };
+        roots.visit_roots(&mut |vs: &mut [Value]| {
+            for v in vs {
+                if let Value::Ptr(a) = *v {
+                    *v = Value::Ptr(ev.evacuate(a));
+                }
             }
         });
         // Cheney scan of to-space, pointer word by pointer word: the
         // bitmap says where they are, so runs of other words are skipped
         // a bitmap word at a time.
         let mut scan = 0usize;
-        while scan < free {
+        while scan < ev.free {
             let shift = scan % 64;
-            let take = (64 - shift).min(free - scan);
+            let take = (64 - shift).min(ev.free - scan);
             let window = if take == 64 { !0 } else { (1u64 << take) - 1 };
-            let bits = (to_bits[scan / 64] >> shift) & window;
+            let bits = (ev.to_bits[scan / 64] >> shift) & window;
             if bits == 0 {
                 scan += take;
                 continue;
             }
             let i = scan + bits.trailing_zeros() as usize;
-            let a = to[i];
-            to[i] = evacuate(a, &mut from, &from_bits, &mut to, &mut to_bits, &mut free);
+            let a = ev.to[i];
+            ev.to[i] = ev.evacuate(a);
             scan = i + 1;
         }
+        let Evacuation {
+            from,
+            from_bits,
+            mut to,
+            mut to_bits,
+            free,
+            ..
+        } = ev;
         let live = free;
         self.stats.collections += 1;
         self.stats.bytes_copied += live as u64 * 8;
@@ -651,6 +611,63 @@ fn fresh_space(n: usize) -> Vec<Word> {
     v
 }
 
+/// A collection in progress: from-space, to-space, and the next free word
+/// of to-space.
+struct Evacuation {
+    from: Vec<Word>,
+    from_bits: Vec<u64>,
+    from_hp: usize,
+    to: Vec<Word>,
+    to_bits: Vec<u64>,
+    free: usize,
+}
+
+impl Evacuation {
+    /// Evacuate the closure a pointer to `a` leads to (past indirections):
+    /// copy it to to-space unless it was already, and return its new
+    /// address. Every root and every pointer in to-space comes here, so
+    /// the info word's tag byte and size are read directly.
+    #[inline(always)]
+    fn evacuate(&mut self, a: Addr) -> Addr {
+        const IND: u64 = Tag::Ind as u64;
+        const FORWARD: u64 = Tag::Forward as u64;
+        let (from, from_bits) = (&mut self.from, &self.from_bits);
+        // Short-circuit indirections (bounded walk).
+        let mut a = a as usize;
+        let mut w = 0;
+        for _ in 0..1_000_000 {
+            if a + 2 >= self.from_hp {
+                return a as Addr;
+            }
+            w = from[a];
+            if w & 0xff == IND && from_bits[(a + 2) / 64] >> ((a + 2) % 64) & 1 == 1 {
+                a = from[a + 2] as usize;
+            } else {
+                break;
+            }
+        }
+        match w & 0xff {
+            FORWARD => return from[a + 2],
+            t if Tag::from_u8(t as u8).is_none() => return a as Addr,
+            _ => {}
+        }
+        let size = closure_words(((w >> 8) & 0xff_ffff) as usize);
+        let new = self.free;
+        if new + size > self.to.len() || a + size > from.len() {
+            // Cannot happen: to-space is as large as from-space, and
+            // closures lie within it.
+            return a as Addr;
+        }
+        copy_words(&from[a..a + size], &mut self.to[new..new + size]);
+        copy_bits(from_bits, a, &mut self.to_bits, new, size);
+        self.free += size;
+        // Forwarded: keep the size (n), clear the index.
+        from[a] = (w & 0xff_ff_ff_00) | FORWARD;
+        from[a + 2] = new as u64;
+        new as Addr
+    }
+}
+
 /// Copy a closure's words (a loop for the small closures that are nearly
 /// all of them: `copy_from_slice` would call `memcpy`).
 #[inline(always)]
@@ -707,10 +724,8 @@ mod tests {
 
     struct R(Vec<Value>);
     impl Roots for R {
-        fn visit_roots(&mut self, f: &mut dyn FnMut(&mut Value)) {
-            for v in &mut self.0 {
-                f(v);
-            }
+        fn visit_roots(&mut self, f: &mut dyn FnMut(&mut [Value])) {
+            f(&mut self.0);
         }
     }
 

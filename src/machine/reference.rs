@@ -145,26 +145,26 @@ struct State {
 }
 
 impl Roots for State {
-    fn visit_roots(&mut self, f: &mut dyn FnMut(&mut Value)) {
+    fn visit_roots(&mut self, f: &mut dyn FnMut(&mut [Value])) {
         match &mut self.control {
-            Control::Eval(_, env) | Control::ReturnCon(_, env) => env.iter_mut().for_each(&mut *f),
-            Control::Enter(v) => f(v),
+            Control::Eval(_, env) | Control::ReturnCon(_, env) => f(env),
+            Control::Enter(v) => f(std::slice::from_mut(v)),
             Control::ReturnInt(_) => {}
         }
-        self.args.iter_mut().for_each(&mut *f);
+        f(&mut self.args);
         for c in &mut self.rs {
-            c.env.iter_mut().for_each(&mut *f);
+            f(&mut c.env);
         }
         for fr in &mut self.us {
             if let Some(a) = fr.update {
-                let mut v = Value::Ptr(a);
+                let mut v = [Value::Ptr(a)];
                 f(&mut v);
-                if let Value::Ptr(b) = v {
+                if let [Value::Ptr(b)] = v {
                     fr.update = Some(b);
                 }
             }
         }
-        self.globals.iter_mut().for_each(&mut *f);
+        f(&mut self.globals);
         self.printer.roots(f);
     }
 }

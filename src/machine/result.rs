@@ -64,10 +64,10 @@ impl Default for ResultPrinter {
 
 impl ResultPrinter {
     /// Every value still to be forced, for the collector to visit and move.
-    pub(crate) fn roots(&mut self, f: &mut dyn FnMut(&mut Value)) {
+    pub(crate) fn roots(&mut self, f: &mut dyn FnMut(&mut [Value])) {
         for item in &mut self.pending {
             match item {
-                PrintItem::Force(v, _) | PrintItem::ListRest(v) => f(v),
+                PrintItem::Force(v, _) | PrintItem::ListRest(v) => f(std::slice::from_mut(v)),
                 PrintItem::Text(_) | PrintItem::CloseImproper => {}
             }
         }

@@ -204,26 +204,30 @@ struct St {
 }
 
 impl Roots for St {
-    fn visit_roots(&mut self, f: &mut dyn FnMut(&mut Value)) {
+    fn visit_roots(&mut self, f: &mut dyn FnMut(&mut [Value])) {
         if let Ctl::Enter(v) = &mut self.ctl {
-            f(v);
+            f(std::slice::from_mut(v));
         }
-        self.vals.iter_mut().for_each(&mut *f);
+        f(self.vals.as_mut_slice());
         // Returned fields are live only while they are being returned (a
         // stale buffer would keep garbage alive that the reference engine
         // drops).
         if let Ctl::RetCon(_) = self.ctl {
-            self.fields.iter_mut().for_each(&mut *f);
+            f(&mut self.fields);
         }
-        self.args.iter_mut().for_each(&mut *f);
-        for fr in &mut self.cs {
-            if let Some(a) = fr.update() {
-                let mut v = Value::Ptr(a);
-                f(&mut v);
-                if let Value::Ptr(b) = v {
-                    fr.len = b as u32;
-                    fr.update_hi = (b >> 32) as u32;
-                }
+        f(&mut self.args);
+        // The update frames' closures, handed over in one run.
+        let mut updates: Vec<Value> = self
+            .cs
+            .iter()
+            .filter_map(|fr| fr.update().map(Value::Ptr))
+            .collect();
+        f(&mut updates);
+        let mut moved = updates.into_iter();
+        for fr in self.cs.iter_mut().filter(|fr| fr.update().is_some()) {
+            if let Some(Value::Ptr(b)) = moved.next() {
+                fr.len = b as u32;
+                fr.update_hi = (b >> 32) as u32;
             }
         }
         self.printer.roots(f);
