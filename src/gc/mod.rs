@@ -443,7 +443,17 @@ impl Heap {
     #[inline]
     pub fn deref(&self, a: Addr) -> Addr {
         match self.words.get(a as usize) {
-            Some(&w) if w & 0xff == Tag::Ind as u64 => self.deref_chain(a),
+            Some(&w) if w & 0xff == Tag::Ind as u64 => {
+                // One hop inline (an updated thunk); a chain out of line.
+                let i = a as usize + 2;
+                match self.words.get(i) {
+                    Some(&t) if i < self.hp && self.bit(i) => match self.words.get(t as usize) {
+                        Some(&w) if w & 0xff == Tag::Ind as u64 => self.deref_chain(t),
+                        _ => t,
+                    },
+                    _ => self.deref_chain(a),
+                }
+            }
             _ => a,
         }
     }
