@@ -365,14 +365,14 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// rule loop.
     #[inline(always)]
     fn case_var(&mut self, pc: ExprId, v: Value, alts: u32) -> Option<ExprId> {
-        let alts = self.k.alts[alts as usize];
+        let alts = &self.k.alts[alts as usize];
         let base = self.env_base;
         match v {
             Value::Int(k) => {
                 if !self.fits(self.env_len + 3) {
                     return None;
                 }
-                let IntSel::Body(body, bind) = self.select_int(&alts, k) else {
+                let IntSel::Body(body, bind) = self.select_int(alts, k) else {
                     return None;
                 };
                 if let Some(slot) = bind {
@@ -391,16 +391,19 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 match info.tag {
                     Tag::Con => {
                         let n = info.n as usize;
-                        if n > MAX_FIELDS || !self.fits(self.env_len + 3) {
+                        if !self.fits(self.env_len + 3) {
                             return None;
                         }
-                        let body = match self.select_con(&alts, info.index) {
+                        let body = match self.select_con(alts, info.index) {
                             ConSel::Alt(alt) => {
-                                let mut fs = [Value::Int(0); MAX_FIELDS];
-                                for (i, f) in fs.iter_mut().enumerate().take(n) {
-                                    *f = self.heap.payload(a, i);
+                                // Straight from the heap into the
+                                // environment: rules 2 and 5 read the
+                                // fields, rule 6 binds them.
+                                let from = alt.first_bind as usize;
+                                let slots = &self.k.bind_slots[from..from + alt.nbinds as usize];
+                                for (i, slot) in slots.iter().enumerate().take(n) {
+                                    self.s.vals[base + *slot as usize] = self.heap.payload(a, i);
                                 }
-                                self.bind_fields(&alt, &fs[..n]);
                                 alt.body
                             }
                             ConSel::Default(body) => body,
@@ -423,15 +426,20 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                     return None;
                                 };
                                 let n = n as usize;
-                                if n > MAX_FIELDS || !self.fits(self.env_len + 3) {
+                                if !self.fits(self.env_len + 3) {
                                     return None;
                                 }
-                                let body = match self.select_con(&alts, con) {
+                                let body = match self.select_con(alts, con) {
                                     ConSel::Alt(alt) => {
-                                        let mut fs = [Value::Int(0); MAX_FIELDS];
-                                        for (i, f) in fs.iter_mut().enumerate().take(n) {
-                                            let o = self.k.opnds[first as usize + i];
-                                            *f = if o.0 & compile::Opnd::LOCAL == 0 {
+                                        // The body's atoms, read in the
+                                        // closure's environment (its free
+                                        // variables, then `0#` slots).
+                                        let from = alt.first_bind as usize;
+                                        let slots =
+                                            &self.k.bind_slots[from..from + alt.nbinds as usize];
+                                        let opnds = &self.k.opnds[first as usize..];
+                                        for (slot, o) in slots.iter().zip(opnds).take(n) {
+                                            let v = if o.0 & compile::Opnd::LOCAL == 0 {
                                                 self.s.vals[o.0 as usize]
                                             } else if o.0 & !compile::Opnd::LOCAL < lam.nfree {
                                                 self.heap.payload(
@@ -441,8 +449,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                             } else {
                                                 Value::Int(0)
                                             };
+                                            self.s.vals[base + *slot as usize] = v;
                                         }
-                                        self.bind_fields(&alt, &fs[..n]);
                                         alt.body
                                     }
                                     ConSel::Default(body) => body,
