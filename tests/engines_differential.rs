@@ -153,6 +153,61 @@ fn stacks_auto_all() {
     check(&all_programs(), true, AutoCc::All, STRESS_STEPS);
 }
 
+/// The fast engine runs several rules at a time, but only when no step of
+/// them meets the step limit or a heap census: so a run cut at any step,
+/// or with a census after any step, must still agree with the reference
+/// engine. Every program of up to `SMALL` steps is cut at every step (flat
+/// mode without `--auto-cc`, and stacks mode with `--auto-cc=all` at a
+/// stride), and takes a census every 1, 2, 3 and 5 steps.
+#[test]
+fn every_step_boundary() {
+    const SMALL: u64 = 1500;
+    let mut failures = Vec::new();
+    let mut tried = 0;
+    for files in all_programs() {
+        let path = files[0].0.clone();
+        for (stacks, auto, stride) in [(false, AutoCc::None, 1), (true, AutoCc::All, 7)] {
+            let l = load_files(&files, true, auto).unwrap();
+            let base = mode_options(stacks, false);
+            let full = match compare(&l, &base) {
+                Ok(o) => o,
+                Err(e) => {
+                    failures.push(format!("{path}: {e}"));
+                    continue;
+                }
+            };
+            if full.steps > SMALL {
+                continue;
+            }
+            tried += 1;
+            for cut in (1..full.steps).step_by(stride) {
+                let o = RunOptions {
+                    max_steps: Some(cut),
+                    ..base.clone()
+                };
+                if let Err(e) = compare(&l, &o) {
+                    failures.push(format!("{path} stacks={stacks} max_steps={cut}: {e}"));
+                    break;
+                }
+            }
+            for interval in [1, 2, 3, 5] {
+                let o = RunOptions {
+                    heap_profile: Some(HeapProfileBy::Descr),
+                    heap_interval: interval,
+                    ..base.clone()
+                };
+                if let Err(e) = compare(&l, &o) {
+                    failures.push(format!(
+                        "{path} stacks={stacks} census every {interval}: {e}"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(tried >= 10, "only {tried} small programs");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
 #[test]
 fn profiling_off_changes_nothing_but_the_profile() {
     for files in all_programs() {
