@@ -4,32 +4,35 @@
 //! # Design
 //!
 //! - **Code.** It runs the resolved program [`Code`] (variables are slots or
-//!   global indices, constructors and cost centres ids) plus tables built once
-//!   in [`Prepared`]: each lambda's layout (free variables, arity, the size of
-//!   the environment its body needs), the words each `let` allocates. No hash
+//!   global indices, constructors and cost centres ids), compiled once more
+//!   (`compile.rs`) to one op per expression, specialised by the shape of
+//!   the expression, with every atom an index into the value stack. No hash
 //!   look-up, string compare or Rust allocation happens on the hot path.
-//! - **Environments** live in one contiguous value stack `vals`, not in
-//!   per-step vectors: entering a closure (rules 2, 15, 15′) opens a frame
-//!   at the *floor* (the end of the environment of the innermost case
-//!   continuation, or the height saved by the innermost update/restore frame,
-//!   whichever is more recent); a case continuation (rule 4) records its
-//!   frame; a return (6–8, 11–13) resumes in that frame and drops
+//! - **Two loops over one state.** The op loop (`threaded.rs`) runs ops
+//!   back to back from an `Eval` state, each firing all the rules it stands
+//!   for at once, and returns values straight to the waiting alternative;
+//!   an op that meets anything out of the ordinary (an error, a collection,
+//!   the step limit, a census, a stack about to overflow, a rare shape)
+//!   does nothing and stops. The rule loop (`rules.rs`, `Machine::exec`)
+//!   then fires one rule at a time, each selected exactly as the reference
+//!   engine's `select` selects it (same checks, same order, same errors),
+//!   until the next `Eval`, where the op loop takes over again. Neither
+//!   recurses per STG call.
+//! - **Environments** live in one contiguous value stack (`values.rs`), not
+//!   in per-step vectors, above its constant area (the globals' closures and
+//!   the literals): entering a closure (rules 2, 15, 15′) opens a frame at
+//!   the *floor* (the end of the environment of the innermost case
+//!   continuation, or the height saved by the innermost update/restore
+//!   frame, whichever is more recent); a case continuation (rule 4) records
+//!   its frame; a return (6–8, 11–13) resumes in that frame and drops
 //!   everything above it. A scrutinee that binds variables runs in a copy of
 //!   the frame (so what it binds is not kept alive by the continuation, as
 //!   in the reference engine); one that only reads atoms runs in the frame
 //!   itself.
-//! - **Fused rules.** Frequent sequences run as one dispatch:
-//!   [`Machine::case_immediate`] (a case whose scrutinee returns at once)
-//!   and [`Machine::call_exact`] (rules 1 + 2 for a function given exactly
-//!   its arguments). Each checks first that every rule of the sequence
-//!   would fire without allocating or erring and that no step of it meets
-//!   the step limit or a census; otherwise the loop fires the rules one by
-//!   one.
-//! - **Returned constructor fields** go to one reused buffer.
-//! - **The loop** ([`Machine::exec`]) is one `loop { match control }` that
-//!   never recurses. Each arm selects the rule exactly as the reference
-//!   engine's `select` does (same checks, same order, same errors), checks the
-//!   step limit, fires it and counts one step.
+//! - **One control stack** holds the paper's return stack and update stack
+//!   (`Frame`): "`rs` empty" is "the top entry is not a continuation".
+//! - **Returned constructor fields** go to one reused buffer when the rule
+//!   loop returns them.
 //! - **Ticks** (steps clock) are not added per step: `tick_cc` is the entry
 //!   that accrues the running step count since `tick_mark`, and the count is
 //!   charged only when the entry changes and at the end. In a row of frame
