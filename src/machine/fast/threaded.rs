@@ -365,14 +365,14 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// rule loop.
     #[inline(always)]
     fn case_var(&mut self, pc: ExprId, v: Value, alts: u32) -> Option<ExprId> {
-        let alts = &self.k.alts[alts as usize];
         let base = self.env_base;
         match v {
             Value::Int(k) => {
                 if !self.fits(self.env_len + 3) {
                     return None;
                 }
-                let IntSel::Body(body, bind) = self.select_int(alts, k) else {
+                let IntSel::Body(body, bind) = self.select_int(&self.k.alts[alts as usize], k)
+                else {
                     return None;
                 };
                 if let Some(slot) = bind {
@@ -390,78 +390,33 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 let info = self.heap.info(a)?;
                 match info.tag {
                     Tag::Con => {
-                        let n = info.n as usize;
-                        if !self.fits(self.env_len + 3) {
-                            return None;
-                        }
-                        let body = match self.select_con(alts, info.index) {
-                            ConSel::Alt(alt) => {
-                                // Straight from the heap into the
-                                // environment: rules 2 and 5 read the
-                                // fields, rule 6 binds them.
-                                let from = alt.first_bind as usize;
-                                let slots = &self.k.bind_slots[from..from + alt.nbinds as usize];
-                                for (i, slot) in slots.iter().enumerate().take(n) {
-                                    self.s.vals[base + *slot as usize] = self.heap.payload(a, i);
-                                }
-                                alt.body
-                            }
-                            ConSel::Default(body) => body,
-                            ConSel::DefaultBind(..) | ConSel::Fail => return None,
-                        };
-                        self.at = pc;
-                        self.steps += 5;
-                        if PROF {
-                            self.pend_calls += 2;
-                        }
-                        Some(body)
+                        // Rules 2 and 5 read the fields from the heap.
+                        self.case_value(pc, alts, info.index, info.n as usize, |m, i| {
+                            m.heap.payload(a, i)
+                        })
                     }
                     Tag::Lambda => {
                         let lam = *self.p.lams.get(info.index as usize)?;
                         match lam.kind {
                             0 if lam.arity == 0 => {
-                                // A value such as `one = {} \r {} -> I# {1#}`.
+                                // A value such as `one = {} \r {} -> I# {1#}`:
+                                // rule 5 reads the body's atoms in the
+                                // closure's environment (its free
+                                // variables, then `0#` slots).
                                 let Op::Con { con, first, n } = self.k.ops[lam.body as usize]
                                 else {
                                     return None;
                                 };
-                                let n = n as usize;
-                                if !self.fits(self.env_len + 3) {
-                                    return None;
-                                }
-                                let body = match self.select_con(alts, con) {
-                                    ConSel::Alt(alt) => {
-                                        // The body's atoms, read in the
-                                        // closure's environment (its free
-                                        // variables, then `0#` slots).
-                                        let from = alt.first_bind as usize;
-                                        let slots =
-                                            &self.k.bind_slots[from..from + alt.nbinds as usize];
-                                        let opnds = &self.k.opnds[first as usize..];
-                                        for (slot, o) in slots.iter().zip(opnds).take(n) {
-                                            let v = if o.0 & compile::Opnd::LOCAL == 0 {
-                                                self.s.vals[o.0 as usize]
-                                            } else if o.0 & !compile::Opnd::LOCAL < lam.nfree {
-                                                self.heap.payload(
-                                                    a,
-                                                    (o.0 & !compile::Opnd::LOCAL) as usize,
-                                                )
-                                            } else {
-                                                Value::Int(0)
-                                            };
-                                            self.s.vals[base + *slot as usize] = v;
-                                        }
-                                        alt.body
+                                self.case_value(pc, alts, con, n as usize, |m, i| {
+                                    let o = m.k.opnds[first as usize + i];
+                                    if o.0 & compile::Opnd::LOCAL == 0 {
+                                        m.s.vals[o.0 as usize]
+                                    } else if o.0 & !compile::Opnd::LOCAL < lam.nfree {
+                                        m.heap.payload(a, (o.0 & !compile::Opnd::LOCAL) as usize)
+                                    } else {
+                                        Value::Int(0)
                                     }
-                                    ConSel::Default(body) => body,
-                                    ConSel::DefaultBind(..) | ConSel::Fail => return None,
-                                };
-                                self.at = pc;
-                                self.steps += 5;
-                                if PROF {
-                                    self.pend_calls += 2;
-                                }
-                                Some(body)
+                                })
                             }
                             1 | 2 => {
                                 // Rules 4, 1 and 15.
@@ -489,6 +444,45 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 }
             }
         }
+    }
+
+    /// The end of a case on an evaluated value, the constructor `con` with
+    /// `n` fields `field(i)`: rules 4, 1, 2, 5 and 6 or 8, binding the
+    /// fields straight into the environment (a case whose scrutinee only
+    /// reads atoms runs in the continuation's frame). `None` for rule 7
+    /// (it allocates) or no alternative (an error).
+    #[inline(always)]
+    fn case_value(
+        &mut self,
+        pc: ExprId,
+        alts: u32,
+        con: ConId,
+        n: usize,
+        field: impl Fn(&Self, usize) -> Value,
+    ) -> Option<ExprId> {
+        if !self.fits(self.env_len + 3) {
+            return None;
+        }
+        let body = match self.select_con(&self.k.alts[alts as usize], con) {
+            ConSel::Alt(alt) => {
+                let from = alt.first_bind as usize;
+                let base = self.env_base;
+                for i in 0..(alt.nbinds as usize).min(n) {
+                    let slot = self.k.bind_slots[from + i];
+                    let v = field(self, i);
+                    self.s.vals[base + slot as usize] = v;
+                }
+                alt.body
+            }
+            ConSel::Default(body) => body,
+            ConSel::DefaultBind(..) | ConSel::Fail => return None,
+        };
+        self.at = pc;
+        self.steps += 5;
+        if PROF {
+            self.pend_calls += 2;
+        }
+        Some(body)
     }
 
     /// Rule 15 or 15′ on the thunk at `a` (after the stack check): returns
