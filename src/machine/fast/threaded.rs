@@ -80,7 +80,15 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             AltsOn::Con => {
                 let from = alts.first as usize;
                 let to = from + alts.n as usize;
-                if let Some(alt) = self.k.con_alts[from..to].iter().find(|a| a.con == c) {
+                let con_alts = &self.k.con_alts[from..to];
+                // Most cases have one or two alternatives: the first is
+                // looked at without a loop.
+                if let Some(alt) = con_alts.first()
+                    && alt.con == c
+                {
+                    return ConSel::Alt(*alt);
+                }
+                if let Some(alt) = con_alts.iter().skip(1).find(|a| a.con == c) {
                     return ConSel::Alt(*alt);
                 }
             }
