@@ -9,7 +9,7 @@ use std::time::Instant;
 use crate::gc::{Addr, Heap, Info, Tag, Value, closure_words};
 use crate::machine::Stats;
 use crate::machine::accounting::Accounting;
-use crate::machine::code::Code;
+use crate::machine::code::{Code, ExprId};
 use crate::stg::source::SourceMap;
 use crate::stg::syntax::Span;
 
@@ -78,6 +78,59 @@ pub(crate) fn location(sources: &SourceMap, span: Span) -> Option<String> {
     } else {
         None
     }
+}
+
+/// What a continuation or update frame on the stacks waits for: a case
+/// expression, or the thunk (now a black hole) it will update.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Awaiting {
+    Case(ExprId),
+    Thunk(Addr),
+}
+
+/// An error's context (`RuntimeError::context`) when its place `at` is not
+/// in the program's own files (the Prelude, or code the machine makes: a
+/// constructor's or a partial application's body): the innermost of the
+/// cases and thunks being evaluated (`awaiting`, innermost first) that is
+/// the program's, so that an error inside a Prelude function (`head`
+/// of an empty list) names where the program asked for it. Both engines
+/// hand over their stacks in the same order, so they name the same one.
+pub(crate) fn context(
+    code: &Code,
+    sources: &SourceMap,
+    heap: &Heap,
+    at: Span,
+    awaiting: impl Iterator<Item = Awaiting>,
+) -> Option<String> {
+    let prelude = code
+        .lambdas
+        .iter()
+        .find(|l| {
+            code.modules
+                .get(l.module as usize)
+                .is_some_and(|m| m == "Prelude")
+        })
+        .map(|l| l.span.file);
+    let users = |span: Span| location(sources, span).is_some() && Some(span.file) != prelude;
+    if users(at) {
+        return None;
+    }
+    awaiting.into_iter().find_map(|w| match w {
+        Awaiting::Case(e) => {
+            let span = code.exprs.get(e as usize)?.span;
+            users(span).then(|| format!("the case at {}", sources.location(span)))
+        }
+        Awaiting::Thunk(a) => {
+            let span = closure_span(code, heap, a)?;
+            users(span).then(|| {
+                format!(
+                    "`{}` at {}",
+                    closure_desc(code, heap, a),
+                    sources.location(span)
+                )
+            })
+        }
+    })
 }
 
 /// `--stats`: the heap's figures with the run's steps and times.

@@ -289,6 +289,11 @@ pub struct RuntimeError {
     pub cost_centre: String,
     /// `file:line:col` of the source involved, when known.
     pub location: Option<String>,
+    /// When that source is not the program's own (the Prelude, or code the
+    /// machine makes): the innermost case or thunk of the program that was
+    /// being evaluated, as `the case at file:line:col` or `` `name` at
+    /// file:line:col ``.
+    pub context: Option<String>,
     /// Steps done before the error.
     pub step: u64,
 }
@@ -304,10 +309,7 @@ impl fmt::Display for ErrorKind {
                 "<<loop>>: a thunk demanded its own value (entered a black hole)"
             ),
             ErrorKind::SingleEntryTwice { closure } => {
-                write!(
-                    f,
-                    "single-entry (\\s) closure `{closure}` entered twice; mark it \\u if it is shared"
-                )
+                write!(f, "single-entry (\\s) closure `{closure}` entered twice")
             }
             ErrorKind::IntUpdate { value } => {
                 write!(
@@ -369,6 +371,54 @@ impl fmt::Display for ErrorKind {
     }
 }
 
+impl ErrorKind {
+    /// What to do about it, for the error's last line; `None` where the
+    /// message says it already.
+    pub fn help(&self) -> Option<&'static str> {
+        Some(match self {
+            ErrorKind::NoMatchingAlternative { .. } => {
+                "give the case an alternative for this value or a `default`, or see why the scrutinee can be it"
+            }
+            ErrorKind::Loop => {
+                "the thunk needs its own value to compute it: look for a cycle through the bindings it refers to"
+            }
+            ErrorKind::SingleEntryTwice { .. } => {
+                "a `\\s` closure may be entered once only; mark it `\\u` to update it and share its value"
+            }
+            ErrorKind::IntUpdate { .. } => {
+                "box the value (`I# {x}`) where a thunk returns an Int#, or compute the Int# in a `case` instead of a thunk"
+            }
+            ErrorKind::PendingArguments { .. } => {
+                "a call passed more arguments than the function that returned this value takes: check the call's arity"
+            }
+            ErrorKind::IntNotClosure { .. } => {
+                "an Int# cannot be applied or evaluated as a closure: box it (`I# {x}`) where a value is expected"
+            }
+            ErrorKind::ClosureNotInt => {
+                "primitive operations take Int#s: unbox the value first (`case x of I# {x#} -> ...`)"
+            }
+            ErrorKind::ConInLiteralCase { .. } => {
+                "match constructors with constructor alternatives, or unbox first (`case x of I# {x#} -> case x# of ...`)"
+            }
+            ErrorKind::IntInAlgebraicCase { .. } => {
+                "match an Int# with literal alternatives (`0# -> ...`) or box it (`I# {x}`)"
+            }
+            ErrorKind::FunctionInCase { .. } => {
+                "a case needs a value: give the function all its arguments before scrutinising its result"
+            }
+            ErrorKind::DivisionByZero => {
+                "test the divisor before dividing (`case d of 0# -> ...; default -> ...`)"
+            }
+            ErrorKind::StepLimit { .. }
+            | ErrorKind::Interrupted
+            | ErrorKind::HeapLimit { .. }
+            | ErrorKind::StackLimit { .. }
+            | ErrorKind::Output { .. }
+            | ErrorKind::Prepare { .. } => return None,
+        })
+    }
+}
+
 impl fmt::Display for RuntimeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "runtime error: {}", self.kind)?;
@@ -377,6 +427,9 @@ impl fmt::Display for RuntimeError {
             && !matches!(self.kind, ErrorKind::Output { .. })
         {
             write!(f, "\n  at {loc}")?;
+        }
+        if let Some(context) = &self.context {
+            write!(f, "\n  while evaluating {context}")?;
         }
         let limit = matches!(
             self.kind,
@@ -393,7 +446,19 @@ impl fmt::Display for RuntimeError {
             }
         }
         write!(f, "\n  cost centre: {}", self.cost_centre)?;
-        write!(f, "\n  after {} steps", self.step)
+        write!(f, "\n  after {} steps", self.step)?;
+        let help = match self.kind {
+            // The case is not the program's: a Prelude function met a value
+            // it does not take.
+            ErrorKind::NoMatchingAlternative { .. } if self.context.is_some() => Some(
+                "a Prelude function was given a value it has no alternative for (`head` or `tail` of `Nil`, `index` past the end of a list): see the program's code named above",
+            ),
+            _ => self.kind.help(),
+        };
+        if let Some(help) = help {
+            write!(f, "\n  help: {help}")?;
+        }
+        Ok(())
     }
 }
 
@@ -444,6 +509,7 @@ pub fn run(
                     rule: "-",
                     cost_centre: "MAIN".to_string(),
                     location,
+                    context: None,
                     step: 0,
                 }),
                 profile: accounting::empty_profile(&table),

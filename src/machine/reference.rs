@@ -249,14 +249,33 @@ impl<'a> Machine<'a> {
     }
 
     fn error(&self, kind: ErrorKind, rule: &'static str, span: Option<Span>) -> RuntimeError {
-        let location = common::location(self.sources, span.unwrap_or(self.span));
+        let at = span.unwrap_or(self.span);
         RuntimeError {
             kind,
             rule,
             cost_centre: self.cc_name(self.cc),
-            location,
+            location: common::location(self.sources, at),
+            context: common::context(self.code, self.sources, &self.heap, at, self.awaiting()),
             step: self.steps,
         }
+    }
+
+    /// The continuations and update frames, innermost first: the
+    /// continuations above a frame were pushed after it.
+    fn awaiting(&self) -> impl Iterator<Item = common::Awaiting> + '_ {
+        let (rs, us) = (&self.s.rs, &self.s.us);
+        let mut r = rs.len();
+        let mut f = us.len();
+        std::iter::from_fn(move || {
+            let frame_rs = f.checked_sub(1).map_or(0, |i| us[i].rs_base);
+            if r > frame_rs {
+                r -= 1;
+                return Some(Some(common::Awaiting::Case(rs[r].case)));
+            }
+            f = f.checked_sub(1)?;
+            Some(us[f].update.map(common::Awaiting::Thunk))
+        })
+        .flatten()
     }
 
     fn heap_error(&self, e: HeapExhausted, rule: &'static str) -> RuntimeError {

@@ -553,12 +553,21 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
 
     #[cold]
     fn error(&self, kind: ErrorKind, rule: &'static str, span: Option<Span>) -> RuntimeError {
-        let location = common::location(self.sources, span.unwrap_or_else(|| self.span()));
+        let at = span.unwrap_or_else(|| self.span());
+        // The control stack, innermost first.
+        let awaiting = self.s.cs.iter().rev().filter_map(|f| {
+            if f.is_cont() {
+                Some(common::Awaiting::Case(f.kind))
+            } else {
+                f.update().map(common::Awaiting::Thunk)
+            }
+        });
         RuntimeError {
             kind,
             rule,
             cost_centre: self.cc_name(self.cc),
-            location,
+            location: common::location(self.sources, at),
+            context: common::context(self.code, self.sources, &self.heap, at, awaiting),
             step: self.steps,
         }
     }
