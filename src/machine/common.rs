@@ -101,7 +101,7 @@ pub(crate) fn context(
     heap: &Heap,
     at: Span,
     awaiting: impl Iterator<Item = Awaiting>,
-) -> Option<String> {
+) -> Option<Box<str>> {
     let prelude = code
         .lambdas
         .iter()
@@ -118,7 +118,7 @@ pub(crate) fn context(
     awaiting.into_iter().find_map(|w| match w {
         Awaiting::Case(e) => {
             let span = code.exprs.get(e as usize)?.span;
-            users(span).then(|| format!("the case at {}", sources.location(span)))
+            users(span).then(|| format!("the case at {}", sources.location(span)).into())
         }
         Awaiting::Thunk(a) => {
             let span = closure_span(code, heap, a)?;
@@ -128,6 +128,7 @@ pub(crate) fn context(
                     closure_desc(code, heap, a),
                     sources.location(span)
                 )
+                .into()
             })
         }
     })

@@ -286,14 +286,14 @@ pub struct RuntimeError {
     /// The rule that could not fire (`"-"` when none is concerned).
     pub rule: &'static str,
     /// The current cost centre, or `MAIN > ...` in stacks mode.
-    pub cost_centre: String,
+    pub cost_centre: Box<str>,
     /// `file:line:col` of the source involved, when known.
     pub location: Option<String>,
     /// When that source is not the program's own (the Prelude, or code the
     /// machine makes): the innermost case or thunk of the program that was
     /// being evaluated, as `the case at file:line:col` or `` `name` at
     /// file:line:col ``.
-    pub context: Option<String>,
+    pub context: Option<Box<str>>,
     /// Steps done before the error.
     pub step: u64,
 }
@@ -507,7 +507,7 @@ pub fn run(
                 error: Some(RuntimeError {
                     kind: ErrorKind::Prepare { message },
                     rule: "-",
-                    cost_centre: "MAIN".to_string(),
+                    cost_centre: "MAIN".into(),
                     location,
                     context: None,
                     step: 0,

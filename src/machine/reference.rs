@@ -253,7 +253,7 @@ impl<'a> Machine<'a> {
         RuntimeError {
             kind,
             rule,
-            cost_centre: self.cc_name(self.cc),
+            cost_centre: self.cc_name(self.cc).into(),
             location: common::location(self.sources, at),
             context: common::context(self.code, self.sources, &self.heap, at, self.awaiting()),
             step: self.steps,

@@ -565,7 +565,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         RuntimeError {
             kind,
             rule,
-            cost_centre: self.cc_name(self.cc),
+            cost_centre: self.cc_name(self.cc).into(),
             location: common::location(self.sources, at),
             context: common::context(self.code, self.sources, &self.heap, at, awaiting),
             step: self.steps,
