@@ -129,3 +129,15 @@ snap!(
     misaligned_alternative,
     "f = {} \\r {x} ->\n  case x of\n    A -> y\n     B -> z\n"
 );
+
+// Haskell habits get help in STG's terms.
+// A lambda's arguments without braces.
+snap!(lambda_args_without_braces, "f = {} \\r x y -> x {}\n");
+// `where`.
+snap!(haskell_where, "main = {} \\u {} -> f {1#} where f = 1#\n");
+// `if … then … else`.
+snap!(haskell_if, "main = {} \\u {} -> if x then 1# else 2#\n");
+// List brackets.
+snap!(haskell_list_brackets, "main = {} \\u {} -> f {[x, y]}\n");
+// A keyword as a binding's name.
+snap!(keyword_as_name, "case = {} \\u {} -> 1#\n");

@@ -544,10 +544,15 @@ impl<'a> Lexer<'a> {
         } else {
             format!("unexpected characters {:?}", &self.src[start..self.pos])
         };
+        let help = if matches!(ch, '[' | ']') {
+            "STG has no list syntax: a list is built with `Cons {x, xs}` and `Nil {}`, each cell bound with `let`"
+        } else {
+            "remove it; names use ASCII letters, digits, `_` and `'`"
+        };
         self.diags.push(
             Diagnostic::error(self.span(start, self.pos), message)
                 .with_label("not part of any token")
-                .with_help("remove it; names use ASCII letters, digits, `_` and `'`"),
+                .with_help(help),
         );
         self.push(Tok::Error, start, self.pos);
     }

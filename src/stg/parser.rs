@@ -405,6 +405,36 @@ fn distance(a: &str, b: &str) -> usize {
     d[a.len() * w + b.len()]
 }
 
+/// Help for Haskell written where STG is expected: `if`, `where`, a lambda's
+/// arguments without braces (the lexer says what to write for `[`).
+fn haskell_habit(found: Option<&Tok>, prev: Option<&Tok>) -> Option<String> {
+    match (found, prev) {
+        (Some(Tok::Var("where")), _) => Some(
+            "STG has no `where`: bind the names with `let … in` (or `letrec … in`) around the expression".to_string(),
+        ),
+        (Some(Tok::Var("then" | "else")), _) | (_, Some(Tok::Var("if"))) => Some(
+            "STG has no `if`: scrutinise the Bool, `case c of True {} -> e1; False {} -> e2`".to_string(),
+        ),
+        (Some(Tok::Var(_)), Some(Tok::Flag(_))) => Some(
+            "a lambda's arguments are written in braces after the update flag: `\\r {x, y} -> body`".to_string(),
+        ),
+        _ => None,
+    }
+}
+
+/// A keyword token (`case`, `let`, …), which cannot be a name.
+fn is_keyword(t: &Tok) -> bool {
+    matches!(
+        t,
+        Tok::Let | Tok::Letrec | Tok::In | Tok::Case | Tok::Of | Tok::Scc | Tok::Default
+    )
+}
+
+/// Is the item's second token `=` (so that its first was meant as a name)?
+fn has_equals_next<S>(slice: &[(Tok, S)]) -> bool {
+    matches!(slice.get(1), Some((Tok::Equals, _)))
+}
+
 fn did_you_mean(word: &str) -> Option<&'static str> {
     if word.len() > 12 {
         return None;
@@ -492,14 +522,19 @@ fn to_diagnostic(
 
     // The first token of a top-level item cannot start a binding.
     if idx == 0 {
-        return Diagnostic::error(
+        let d = Diagnostic::error(
             span,
             format!("expected a top-level binding `name = …`, found {found_text}"),
         )
-        .with_label("a line at the top level's column starts a new binding")
-        .with_help(
-            "if this line continues the previous binding, indent it further right; a binding is `name = {free} \\flag {args} -> body`",
-        );
+        .with_label("a line at the top level's column starts a new binding");
+        return match found {
+            Some(k) if is_keyword(k) && has_equals_next(slice) => {
+                d.with_help(format!("{k} is a keyword: give the binding another name"))
+            }
+            _ => d.with_help(
+                "if this line continues the previous binding, indent it further right; a binding is `name = {free} \\flag {args} -> body`",
+            ),
+        };
     }
 
     // `name` then not `=`: a bad binding head, or a continuation line that is not indented.
@@ -528,8 +563,11 @@ fn to_diagnostic(
         );
     }
 
-    let mut help: Option<String> = None;
+    let mut help: Option<String> = haskell_habit(found, prev);
     for w in [found, prev].into_iter().flatten() {
+        if help.is_some() {
+            break;
+        }
         if let Tok::Var(w) = w
             && let Some(k) = did_you_mean(w)
         {
