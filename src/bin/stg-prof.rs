@@ -2,6 +2,7 @@
 //! (or by Clean) and print a GHC-style report, a field-by-field dump or a
 //! callgrind file for KCacheGrind.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -178,21 +179,33 @@ fn program_name(file: &std::path::Path) -> String {
         .unwrap_or_default()
 }
 
+/// What a command writes to standard output.
+type Output = Box<dyn FnOnce(&mut dyn Write) -> std::io::Result<()>>;
+
+/// A text written whole.
+fn text(t: String) -> Output {
+    Box::new(move |w| w.write_all(t.as_bytes()))
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Dump { file } => load(&file).map(|p| dump::dump(&p)),
-        Command::Heap { file } => heap_svg(&file),
-        Command::Html { file, heap } => {
-            heap.map(|h| heap_svg(h.as_path()))
-                .transpose()
-                .and_then(|chart| {
-                    load(&file).map(|p| html::html(&p, &program_name(&file), chart.as_deref()))
-                })
+    let result: Result<Output, String> = match cli.command {
+        // The dump and the report are written as they are made: a profile
+        // of millions of entries gives a text of hundreds of megabytes.
+        Command::Dump { file } => {
+            load(&file).map(|p| -> Output { Box::new(move |w| dump::write_dump(&p, w)) })
         }
-        Command::Callgrind { file } => {
-            load(&file).map(|p| callgrind::callgrind(&p, &program_name(&file)))
-        }
+        Command::Heap { file } => heap_svg(&file).map(text),
+        Command::Html { file, heap } => heap
+            .map(|h| heap_svg(h.as_path()))
+            .transpose()
+            .and_then(|chart| {
+                load(&file).map(|p| html::html(&p, &program_name(&file), chart.as_deref()))
+            })
+            .map(text),
+        Command::Callgrind { file } => load(&file)
+            .map(|p| callgrind::callgrind(&p, &program_name(&file)))
+            .map(text),
         Command::Report {
             file,
             sort,
@@ -226,29 +239,28 @@ fn main() -> ExitCode {
                 max_indent,
             };
             check_exclusions(&p, &opts, &file)?;
-            Ok(report::report(&p, &opts))
+            Ok(Box::new(move |w: &mut dyn Write| report::write_report(&p, &opts, w)) as Output)
         }),
     };
-    match result.and_then(|text| emit(&text)) {
+    match result.and_then(emit) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
             // Not `eprintln!`, which panics when standard error cannot be
             // written either.
-            use std::io::Write;
             let _ = writeln!(std::io::stderr().lock(), "{msg}");
             ExitCode::FAILURE
         }
     }
 }
 
-/// Writes `text` to standard output and flushes it. A failed write (a full
-/// disk, `> /dev/full`) is an error: the output is incomplete. A closed pipe
-/// (`stg-prof report x.pgcl | head`) is the reader's choice, not a failure:
-/// nothing is said and the status stays 0, as for `stg-run`.
-fn emit(text: &str) -> Result<(), String> {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+/// Writes a command's output to standard output and flushes it. A failed
+/// write (a full disk, `> /dev/full`) is an error: the output is
+/// incomplete. A closed pipe (`stg-prof report x.pgcl | head`) is the
+/// reader's choice, not a failure: nothing is said and the status stays
+/// 0, as for `stg-run`.
+fn emit(output: Output) -> Result<(), String> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    match output(&mut out).and_then(|()| out.flush()) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => Err(format!("stg-prof: could not write the output: {e}")),

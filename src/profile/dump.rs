@@ -21,7 +21,7 @@
 //!   entry 1 depth 1 ...
 //! ```
 
-use std::fmt::Write;
+use std::io::{self, Write};
 
 use super::Profile;
 use super::format::{MAGIC, VERSION};
@@ -30,17 +30,25 @@ use super::tree::Tree;
 /// Indentation stops growing at this depth (the depth is still printed).
 pub const MAX_INDENT: usize = 40;
 
-/// Every field of `profile`, one item per line.
+/// Every field of `profile`, one item per line, as one string (see
+/// [`write_dump`]).
 pub fn dump(profile: &Profile) -> String {
-    let mut s = String::new();
-    let _ = writeln!(s, "magic {:?}", String::from_utf8_lossy(&MAGIC));
-    let _ = writeln!(s, "version {VERSION}");
-    let _ = writeln!(s, "modules {}", profile.modules.len());
-    let _ = writeln!(s, "cost-centres {}", profile.cost_centres.len());
-    let _ = writeln!(s, "frequency {}", profile.frequency);
-    let _ = writeln!(s, "overhead {}", profile.overhead);
+    let mut out = Vec::new();
+    // Writing to a vector cannot fail.
+    let _ = write_dump(profile, &mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Write every field of `profile` to `s`, one item per line, as it goes.
+pub fn write_dump(profile: &Profile, s: &mut dyn Write) -> io::Result<()> {
+    writeln!(s, "magic {:?}", String::from_utf8_lossy(&MAGIC))?;
+    writeln!(s, "version {VERSION}")?;
+    writeln!(s, "modules {}", profile.modules.len())?;
+    writeln!(s, "cost-centres {}", profile.cost_centres.len())?;
+    writeln!(s, "frequency {}", profile.frequency)?;
+    writeln!(s, "overhead {}", profile.overhead)?;
     for (i, m) in profile.modules.iter().enumerate() {
-        let _ = writeln!(s, "module {} {:?}", i + 1, m);
+        writeln!(s, "module {} {:?}", i + 1, m)?;
     }
     let module_name = |id: u32| -> String {
         match profile.modules.get((id as usize).wrapping_sub(1)) {
@@ -49,14 +57,14 @@ pub fn dump(profile: &Profile) -> String {
         }
     };
     for (i, cc) in profile.cost_centres.iter().enumerate() {
-        let _ = writeln!(
+        writeln!(
             s,
             "cost-centre {} {:?} module {} {}",
             i + 1,
             cc.name,
             cc.module,
             module_name(cc.module)
-        );
+        )?;
     }
     let tree = Tree::new(profile);
     for &i in &tree.order {
@@ -70,7 +78,7 @@ pub fn dump(profile: &Profile) -> String {
             None => "<out of range>".to_string(),
         };
         let c = &e.counters;
-        let _ = writeln!(
+        writeln!(
             s,
             "{:indent$}entry {} depth {} cc {} {} ticks {} words {} tail-calls {} strict-calls {} lazy-calls {} curried-calls {} children {}",
             "",
@@ -86,11 +94,11 @@ pub fn dump(profile: &Profile) -> String {
             c.curried_calls,
             e.children.len(),
             indent = 2 * depth.min(MAX_INDENT)
-        );
+        )?;
     }
     let unreached = profile.entries.len() - tree.order.len();
     if unreached > 0 {
-        let _ = writeln!(s, "unreachable-entries {unreached}");
+        writeln!(s, "unreachable-entries {unreached}")?;
     }
-    s
+    Ok(())
 }

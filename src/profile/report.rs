@@ -39,7 +39,7 @@
 //! Everything is iterative and counts are summed in `u128`, so neither deep
 //! trees nor counters near `u64::MAX` can overflow anything.
 
-use std::fmt::Write;
+use std::io::{self, Write};
 
 use super::tree::{Sums, Tree};
 use super::{CostCentreDecl, Profile, one_line};
@@ -139,25 +139,34 @@ enum Align {
     Right,
 }
 
+/// A table's rows, handed one by one to the function given (see [`table`]).
+type Rows<'a> = dyn Fn(&mut dyn FnMut(&[String])) + 'a;
+
 /// Lays out rows in columns separated by two spaces (one after a
 /// left-aligned column is not enough to read names apart, GHC uses at least
-/// one; we use two everywhere for simplicity).
+/// one; we use two everywhere for simplicity). `rows(f)` hands each row's
+/// cells to `f`, in order, and is called twice: once to measure the
+/// columns, once to write the rows, so that a table of any length takes no
+/// memory for its rows (a profile may hold millions of entries). Returns
+/// the number of rows.
 fn table(
-    out: &mut String,
+    out: &mut dyn Write,
     head: &[String],
-    rows: &[Vec<String>],
     align: &[Align],
     over: &[(usize, &str)],
-) {
+    rows: &Rows,
+) -> io::Result<usize> {
     let n = head.len();
     let mut width: Vec<usize> = head.iter().map(|h| h.chars().count()).collect();
-    for r in rows {
+    let mut count = 0;
+    rows(&mut |r: &[String]| {
+        count += 1;
         for (w, cell) in width.iter_mut().zip(r) {
             *w = (*w).max(cell.chars().count());
         }
-    }
-    let render = |cells: &[String]| -> String {
-        let mut line = String::new();
+    });
+    let render = |cells: &[String], line: &mut String| {
+        line.clear();
         for i in 0..n {
             let cell = cells.get(i).map(String::as_str).unwrap_or("");
             let pad = width[i].saturating_sub(cell.chars().count());
@@ -176,7 +185,7 @@ fn table(
             }
         }
         line.truncate(line.trim_end().len());
-        line
+        line.push('\n');
     };
     // Labels over groups of columns: each label ends where the last column of
     // its group ends.
@@ -196,15 +205,19 @@ fn table(
             line.extend(std::iter::repeat_n(' ', gap));
             line.push_str(label);
         }
-        out.push_str(&line);
-        out.push('\n');
+        writeln!(out, "{line}")?;
     }
-    out.push_str(&render(head));
-    out.push('\n');
-    for r in rows {
-        out.push_str(&render(r));
-        out.push('\n');
-    }
+    let mut line = String::new();
+    render(head, &mut line);
+    out.write_all(line.as_bytes())?;
+    let mut result = Ok(());
+    rows(&mut |r: &[String]| {
+        if result.is_ok() {
+            render(r, &mut line);
+            result = out.write_all(line.as_bytes());
+        }
+    });
+    result.map(|()| count)
 }
 
 /// Whether `name` (an `exclude` name) names `cc`: its label alone, or
@@ -229,8 +242,17 @@ pub fn unknown_exclusions<'a>(profile: &Profile, opts: &'a Options) -> Vec<&'a s
         .collect()
 }
 
-/// The report for `profile`.
+/// The report for `profile`, as one string (see [`write_report`]).
 pub fn report(profile: &Profile, opts: &Options) -> String {
+    let mut out = Vec::new();
+    // Writing to a vector cannot fail.
+    let _ = write_report(profile, opts, &mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Write the report for `profile` to `out` as it goes, holding no more
+/// than a row of it at a time.
+pub fn write_report(profile: &Profile, opts: &Options, out: &mut dyn Write) -> io::Result<()> {
     let tree = Tree::new(profile);
     let n = profile.entries.len();
     let (indiv, inh) = tree.sums(profile);
@@ -248,46 +270,44 @@ pub fn report(profile: &Profile, opts: &Options) -> String {
             .is_some_and(|cc| opts.exclude.iter().any(|x| names(profile, cc, x)))
     };
 
-    let mut out = String::new();
-
     // Header.
     let program = if opts.program.is_empty() {
         "<program>"
     } else {
         &opts.program
     };
-    let _ = writeln!(
+    writeln!(
         out,
         "\t{} Time and Allocation Profiling Report\n",
         one_line(program)
-    );
+    )?;
     if profile.frequency > 0 {
         let secs = total.ticks as f64 / profile.frequency as f64;
-        let _ = writeln!(
+        writeln!(
             out,
             "\ttotal time  = {secs:>12.2} secs   ({} ticks @ {} ticks/sec)",
             thousands(total.ticks),
             thousands(profile.frequency as u128)
-        );
+        )?;
     } else {
-        let _ = writeln!(
+        writeln!(
             out,
             "\ttotal ticks = {:>12}        (clock frequency not recorded)",
             thousands(total.ticks)
-        );
+        )?;
     }
-    let _ = writeln!(
+    writeln!(
         out,
         "\ttotal alloc = {:>12} bytes  ({} words)",
         thousands(total.words * WORD_BYTES),
         thousands(total.words)
-    );
+    )?;
     if profile.overhead > 0 {
-        let _ = writeln!(
+        writeln!(
             out,
             "\toverhead    = {:>12} ticks per 1000 profiling events (estimated)",
             thousands(profile.overhead as u128)
-        );
+        )?;
     }
     // Say what the options hide, so a partial tree is never mistaken for the
     // whole one.
@@ -306,9 +326,9 @@ pub fn report(profile: &Profile, opts: &Options) -> String {
         ));
     }
     if !hidden.is_empty() {
-        let _ = writeln!(out, "\thidden      = {}", hidden.join("; "));
+        writeln!(out, "\thidden      = {}", hidden.join("; "))?;
     }
-    out.push('\n');
+    writeln!(out)?;
 
     // Top cost centres: individual costs summed per cost centre.
     let mut per_cc: Vec<Sums> = vec![Sums::default(); profile.cost_centres.len()];
@@ -341,9 +361,8 @@ pub fn report(profile: &Profile, opts: &Options) -> String {
             head.extend(["ticks", "bytes"].map(String::from));
             align.extend([Align::Right, Align::Right]);
         }
-        let rows: Vec<Vec<String>> = top
-            .iter()
-            .map(|&c| {
+        let rows = |f: &mut dyn FnMut(&[String])| {
+            for &c in &top {
                 let s = &per_cc[c];
                 let id = c as u32 + 1;
                 let mut r = vec![one_line(cc_name(id)), one_line(cc_module(id))];
@@ -356,12 +375,12 @@ pub fn report(profile: &Profile, opts: &Options) -> String {
                     r.push(s.ticks.to_string());
                     r.push((s.words * WORD_BYTES).to_string());
                 }
-                r
-            })
-            .collect();
-        table(&mut out, &head, &rows, &align, &[]);
+                f(&r);
+            }
+        };
+        table(out, &head, &align, &[], &rows)?;
     }
-    out.push('\n');
+    writeln!(out)?;
 
     // The tree.
     let shown = |i: usize| -> bool {
@@ -396,67 +415,73 @@ pub fn report(profile: &Profile, opts: &Options) -> String {
         over.push((indiv_col + 4, "raw"));
     }
 
-    let mut rows: Vec<Vec<String>> = Vec::new();
-    let mut stack: Vec<usize> = Vec::new();
-    if n > 0 && shown(0) {
-        stack.push(0);
-    }
-    while let Some(i) = stack.pop() {
-        let e = &profile.entries[i];
-        let depth = tree.depth[i];
-        let name = cc_name(e.cost_centre);
-        let mut label = " ".repeat(depth.min(opts.max_indent));
-        if depth > opts.max_indent {
-            let _ = write!(label, "[{depth}] ");
+    // Depth first from the root, siblings in the sort order: walked twice
+    // by `table`, the same way each time.
+    let rows = |f: &mut dyn FnMut(&[String])| {
+        let mut stack: Vec<usize> = Vec::new();
+        if n > 0 && shown(0) {
+            stack.push(0);
         }
-        label.push_str(&one_line(name));
-        let s = &indiv[i];
-        let mut r = vec![
-            label,
-            one_line(cc_module(e.cost_centre)),
-            tree.number[i].to_string(),
-            s.strict.to_string(),
-        ];
-        if opts.thunks {
-            r.push(s.lazy.to_string());
-        }
-        if opts.calls {
-            r.push(s.tail.to_string());
-        }
-        if opts.paps {
-            r.push(s.curried.to_string());
-        }
-        r.push(pct(s.ticks, total.ticks));
-        r.push(pct(s.words, total.words));
-        r.push(pct(inh[i].ticks, total.ticks));
-        r.push(pct(inh[i].words, total.words));
-        if opts.raw {
-            r.push(s.ticks.to_string());
-            r.push((s.words * WORD_BYTES).to_string());
-        }
-        rows.push(r);
+        while let Some(i) = stack.pop() {
+            let e = &profile.entries[i];
+            let depth = tree.depth[i];
+            let name = cc_name(e.cost_centre);
+            let mut label = " ".repeat(depth.min(opts.max_indent));
+            if depth > opts.max_indent {
+                label.push_str(&format!("[{depth}] "));
+            }
+            label.push_str(&one_line(name));
+            let s = &indiv[i];
+            let mut r = vec![
+                label,
+                one_line(cc_module(e.cost_centre)),
+                tree.number[i].to_string(),
+                s.strict.to_string(),
+            ];
+            if opts.thunks {
+                r.push(s.lazy.to_string());
+            }
+            if opts.calls {
+                r.push(s.tail.to_string());
+            }
+            if opts.paps {
+                r.push(s.curried.to_string());
+            }
+            r.push(pct(s.ticks, total.ticks));
+            r.push(pct(s.words, total.words));
+            r.push(pct(inh[i].ticks, total.ticks));
+            r.push(pct(inh[i].words, total.words));
+            if opts.raw {
+                r.push(s.ticks.to_string());
+                r.push((s.words * WORD_BYTES).to_string());
+            }
+            f(&r);
 
-        let mut kids: Vec<usize> = tree.kids[i].iter().copied().filter(|&c| shown(c)).collect();
-        // Stable sort keeps file order among equals.
-        kids.sort_by(|&a, &b| {
-            let ka = if opts.sort == SortBy::Entries {
-                (indiv[a].strict, inh[a].ticks)
-            } else {
-                key(opts.sort, &inh[a])
-            };
-            let kb = if opts.sort == SortBy::Entries {
-                (indiv[b].strict, inh[b].ticks)
-            } else {
-                key(opts.sort, &inh[b])
-            };
-            kb.cmp(&ka)
-        });
-        stack.extend(kids.iter().rev());
-    }
-    if rows.is_empty() {
-        out.push_str("(every entry of the call graph is hidden by the options)\n");
+            let mut kids: Vec<usize> = tree.kids[i].iter().copied().filter(|&c| shown(c)).collect();
+            // Stable sort keeps file order among equals.
+            kids.sort_by(|&a, &b| {
+                let ka = if opts.sort == SortBy::Entries {
+                    (indiv[a].strict, inh[a].ticks)
+                } else {
+                    key(opts.sort, &inh[a])
+                };
+                let kb = if opts.sort == SortBy::Entries {
+                    (indiv[b].strict, inh[b].ticks)
+                } else {
+                    key(opts.sort, &inh[b])
+                };
+                kb.cmp(&ka)
+            });
+            stack.extend(kids.iter().rev());
+        }
+    };
+    if n > 0 && shown(0) {
+        table(out, &head, &align, &over, &rows)?;
     } else {
-        table(&mut out, &head, &rows, &align, &over);
+        writeln!(
+            out,
+            "(every entry of the call graph is hidden by the options)"
+        )?;
     }
-    out
+    Ok(())
 }
