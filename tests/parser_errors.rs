@@ -141,3 +141,16 @@ snap!(haskell_if, "main = {} \\u {} -> if x then 1# else 2#\n");
 snap!(haskell_list_brackets, "main = {} \\u {} -> f {[x, y]}\n");
 // A keyword as a binding's name.
 snap!(keyword_as_name, "case = {} \\u {} -> 1#\n");
+
+// A line of generated code thousands of characters long is shown as a
+// window around the place, not whole.
+#[test]
+fn long_line_shown_as_a_window() {
+    let lets: String = (0..400)
+        .map(|i| format!("let x{i} = {{}} \\r {{}} -> I# {{{i}#}} in "))
+        .collect();
+    let text = format!("main = {{}} \\u {{}} -> {lets}f {{x1 x2}}\n");
+    let out = errors(&text);
+    assert!(out.len() < 1000, "{} bytes", out.len());
+    insta::assert_snapshot!(out);
+}

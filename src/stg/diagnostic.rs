@@ -65,8 +65,13 @@ impl Diagnostic {
     }
 
     /// Renders the diagnostic as ariadne does: a header with file:line:col,
-    /// the source lines with underlines, and the help.
+    /// the source lines with underlines, and the help. A source line longer
+    /// than [`LONG_LINE`] characters (generated code) is shown as a window
+    /// around the place, in the same layout, instead of whole.
     pub fn render(&self, sources: &SourceMap, color: bool) -> String {
+        if let Some(text) = self.render_long_line(sources) {
+            return text;
+        }
         let name = |span: Span| sources.file(span.file).name.clone();
         let kind = match self.severity {
             Severity::Error => ReportKind::Error,
@@ -107,6 +112,83 @@ impl Diagnostic {
         // Writing to a Vec cannot fail.
         let _ = report.finish().write(cache, &mut out);
         String::from_utf8_lossy(&out).into_owned()
+    }
+}
+
+/// Source lines longer than this many characters are shown as a window.
+pub const LONG_LINE: usize = 200;
+/// Characters shown on each side of the place in such a window.
+const WINDOW: usize = 60;
+
+impl Diagnostic {
+    /// The diagnostic laid out as ariadne lays it out, with the primary
+    /// label's line cut to a window of [`WINDOW`] characters either side of
+    /// it, when that line is longer than [`LONG_LINE`]; `None` otherwise.
+    /// Related labels are listed as notes with their places.
+    fn render_long_line(&self, sources: &SourceMap) -> Option<String> {
+        let file = sources.file(self.span.file);
+        let (line, col) = file.line_col(self.span.start as usize);
+        let text = file.text.lines().nth(line - 1)?;
+        let len = text.chars().count();
+        if len <= LONG_LINE {
+            return None;
+        }
+        let start = col - 1;
+        let (end_line, end_col) = file.line_col(self.span.end as usize);
+        let end = if end_line == line { end_col - 1 } else { len };
+        let end = end.max(start + 1).min(len.max(start + 1));
+        let lo = start.saturating_sub(WINDOW);
+        let hi = (end + WINDOW).min(len);
+        let mut shown: String = text.chars().skip(lo).take(hi - lo).collect();
+        let lead = usize::from(lo > 0);
+        if lo > 0 {
+            shown.insert(0, '…');
+        }
+        if hi < len {
+            shown.push('…');
+        }
+        let width = end - start;
+        let num = line.to_string();
+        let gutter = " ".repeat(num.len() + 2);
+        let under_at = " ".repeat(lead + start - lo);
+        let mut underline: String = (0..width)
+            .map(|i| if i == width / 2 { '┬' } else { '─' })
+            .collect();
+        underline.truncate(underline.trim_end().len());
+        let kind = match self.severity {
+            Severity::Error => "Error",
+            Severity::Warning => "Warning",
+        };
+        let mut out = format!("{kind}: {}\n", self.message);
+        out.push_str(&format!(
+            "{gutter:>w$}╭─[ {}:{line}:{col} ]\n",
+            file.name,
+            w = gutter.len() - 1
+        ));
+        out.push_str(&format!("{gutter}│\n"));
+        out.push_str(&format!(" {num} │ {shown}\n"));
+        out.push_str(&format!("{gutter}│ {under_at}{underline}\n"));
+        out.push_str(&format!(
+            "{gutter}│ {under_at}{}╰── {}\n",
+            " ".repeat(width / 2),
+            self.label
+        ));
+        out.push_str(&format!("{gutter}│\n"));
+        out.push_str(&format!(
+            "{gutter}│ Note: line {line} has {len} characters; it is shown from column {}\n",
+            lo + 1
+        ));
+        for (span, label) in &self.related {
+            out.push_str(&format!(
+                "{gutter}│ Note: {}: {label}\n",
+                sources.location(*span)
+            ));
+        }
+        if let Some(help) = &self.help {
+            out.push_str(&format!("{gutter}│ Help: {help}\n"));
+        }
+        out.push_str(&format!("{}╯\n", "─".repeat(gutter.len())));
+        Some(out)
     }
 }
 
