@@ -349,7 +349,7 @@ pub struct Machine<'a, const PROF: bool> {
     /// Ctrl-C: the flag and the step of its next look.
     interrupt: common::Interrupt,
     /// The first of `next_census` and `interrupt.next`: the loop head's one
-    /// compare for both (and the fused paths' bound besides the step limit).
+    /// compare for both (and, with the step limit, the op loop's bound).
     next_event: u64,
     heap_profile: HeapProfile,
     steps: u64,
