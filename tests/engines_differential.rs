@@ -273,3 +273,57 @@ fn cycles_clock_changes_only_ticks() {
         }
     }
 }
+
+/// Shapes the op loop leaves to the rule loop, mixed with ones it runs: a
+/// function of ten arguments and a constructor of twelve fields (more than
+/// an op carries), a CAF whose value is a partial application, applied
+/// over-saturated by `map`, a `\s` thunk, a `letrec`. Cut at every few
+/// steps, with censuses, in both modes.
+#[test]
+fn wide_calls_and_constructors_agree() {
+    let text = r#"
+f10 = {} \r {a, b, c, d, e, f, g, h, i, j} ->
+  case plusInt {a, j} of
+    r -> case r of
+           I# {r#} -> T {a, b, c, d, e, f, g, h, i, j, r, a}
+one = {} \r {} -> I# {1#}
+two = {} \r {} -> I# {2#}
+add3 = {} \r {x, y, z} -> let s = {x, y} \u {} -> plusInt {x, y} in plusInt {s, z}
+pap = {} \u {} -> add3 {one, two}
+main = {} \u {} ->
+  let t = {} \u {} -> f10 {one, two, one, two, one, two, one, two, one, two} in
+  case t of
+    T {a, b, c, d, e, f, g, h, i, j, r, k} ->
+      let p = \u {} -> pap {r} in
+      let q = {p, k} \s {} -> plusInt {p, k} in
+      case q of
+        I# {n} -> let nb = \r {} -> I# {n} in
+                  letrec l = \u {} -> Cons {nb, m}
+                         m = \u {} -> take {nb, l} in
+                  let w = \u {} -> map {pap, m} in
+                  sum {w}
+"#;
+    for (stacks, auto) in [(false, AutoCc::None), (true, AutoCc::All)] {
+        let l = load_text("wide.stg", text, true, auto).unwrap();
+        let base = mode_options(stacks, false);
+        let full = compare(&l, &base).unwrap_or_else(|e| panic!("stacks={stacks}: {e}"));
+        assert_eq!(full.error, None);
+        for cut in (1..full.steps).step_by(3) {
+            let o = RunOptions {
+                max_steps: Some(cut),
+                ..base.clone()
+            };
+            compare(&l, &o).unwrap_or_else(|e| panic!("stacks={stacks} cut {cut}: {e}"));
+        }
+        for o in [
+            mode_options(stacks, true),
+            RunOptions {
+                heap_profile: Some(HeapProfileBy::Descr),
+                heap_interval: 4,
+                ..base.clone()
+            },
+        ] {
+            compare(&l, &o).unwrap_or_else(|e| panic!("stacks={stacks}: {e}"));
+        }
+    }
+}
