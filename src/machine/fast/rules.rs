@@ -304,26 +304,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                     return Err(self.step_limit("7"));
                                 }
                                 self.switch(self.cc);
-                                let n = self.s.fields.len();
-                                self.drop_dead_envs();
-                                self.reserve(closure_words(n), "7")?;
-                                let cc = self.cc;
-                                let fields = std::mem::take(&mut self.s.fields);
-                                let r = self.alloc(
-                                    Info {
-                                        tag: Tag::Con,
-                                        n: n as u32,
-                                        index: c,
-                                    },
-                                    cc,
-                                    &fields,
-                                    "7",
-                                );
-                                self.s.fields = fields;
-                                let a = r?;
-                                if PROF {
-                                    self.pend_words += closure_words(n) as u64;
-                                }
+                                let a = self.alloc_returned_con(c, self.cc, "7")?;
                                 self.eval_default(cont, Some((*slot, Value::Ptr(a))), *body);
                             }
                             Some(DefaultAlt { bind: None, body }) => {
@@ -363,26 +344,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 if self.steps >= self.limit {
                                     return Err(self.step_limit("16"));
                                 }
-                                let n = self.s.fields.len();
-                                self.drop_dead_envs();
-                                self.reserve(closure_words(n), "16")?;
-                                let ev = self.tick_cc;
-                                let fields = std::mem::take(&mut self.s.fields);
-                                let r = self.alloc(
-                                    Info {
-                                        tag: Tag::Con,
-                                        n: n as u32,
-                                        index: c,
-                                    },
-                                    ev,
-                                    &fields,
-                                    "16",
-                                );
-                                self.s.fields = fields;
-                                let v = r?;
-                                if PROF {
-                                    self.pend_words += closure_words(n) as u64;
-                                }
+                                let v = self.alloc_returned_con(c, self.tick_cc, "16")?;
                                 let f = self.pop_frame();
                                 if let Some(a) = f.update() {
                                     self.heap.update_with_ind(a, v);
@@ -676,6 +638,33 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         self.s.ctl = Ctl::Eval(body);
         self.steps += 1;
         self.switch(self.cc);
+    }
+
+    /// The allocation of rules 7 and 16: the constructor `c` being
+    /// returned, with the fields in `s.fields`, becomes a heap closure
+    /// under the cost centre `cc` (a collection may run first), its words
+    /// counted to the current entry.
+    fn alloc_returned_con(
+        &mut self,
+        c: ConId,
+        cc: u32,
+        rule: &'static str,
+    ) -> Result<Addr, RuntimeError> {
+        let n = self.s.fields.len();
+        self.drop_dead_envs();
+        self.reserve(closure_words(n), rule)?;
+        let fields = std::mem::take(&mut self.s.fields);
+        let info = Info {
+            tag: Tag::Con,
+            n: n as u32,
+            index: c,
+        };
+        let r = self.alloc(info, cc, &fields, rule);
+        self.s.fields = fields;
+        if PROF && r.is_ok() {
+            self.pend_words += closure_words(n) as u64;
+        }
+        r
     }
 
     /// Rule 17a (the caller counts the step). The partial application gets
