@@ -427,14 +427,16 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     /// Each program runs cut at a random step, with a census every so
-    /// many steps: the fast engine must stop and take censuses where the
-    /// reference engine does, wherever that falls among the rules it runs
-    /// together.
+    /// many steps, and sometimes in a heap of a few kilobytes: the fast
+    /// engine must stop, collect, run out of heap and take censuses where
+    /// the reference engine does, wherever that falls among the rules it
+    /// runs together.
     #[test]
     fn random_programs_agree(
         bytes in prop::collection::vec(any::<u8>(), 0..600),
         cut in 1u64..3_000,
         interval in 1u64..200,
+        max_heap in prop::option::of(64u64..2_048),
     ) {
         let text = generate(&bytes);
         for auto in [AutoCc::None, AutoCc::All] {
@@ -447,6 +449,7 @@ proptest! {
                     let o = RunOptions {
                         max_steps: Some(cut),
                         max_stack: Some(1 << 20),
+                        max_heap,
                         heap_profile: (!stress).then_some(HeapProfileBy::CostCentre),
                         heap_interval: interval,
                         ..mode_options(stacks, stress)
