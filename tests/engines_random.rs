@@ -427,16 +427,17 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     /// Each program runs cut at a random step, with a census every so
-    /// many steps, and sometimes in a heap of a few kilobytes: the fast
-    /// engine must stop, collect, run out of heap and take censuses where
-    /// the reference engine does, wherever that falls among the rules it
-    /// runs together.
+    /// many steps, and sometimes in a heap of a few kilobytes or a stack
+    /// of a few hundred bytes: the fast engine must stop, collect, run out
+    /// of heap or stack and take censuses where the reference engine does,
+    /// wherever that falls among the rules it runs together.
     #[test]
     fn random_programs_agree(
         bytes in prop::collection::vec(any::<u8>(), 0..600),
         cut in 1u64..3_000,
         interval in 1u64..200,
         max_heap in prop::option::of(64u64..2_048),
+        max_stack in prop::option::of(64u64..1_024),
     ) {
         let text = generate(&bytes);
         for auto in [AutoCc::None, AutoCc::All] {
@@ -448,7 +449,7 @@ proptest! {
                 for stress in [false, true] {
                     let o = RunOptions {
                         max_steps: Some(cut),
-                        max_stack: Some(1 << 20),
+                        max_stack: Some(max_stack.unwrap_or(1 << 20)),
                         max_heap,
                         heap_profile: (!stress).then_some(HeapProfileBy::CostCentre),
                         heap_interval: interval,
