@@ -406,11 +406,22 @@ impl Heap {
     /// words stop being pointers.
     #[inline]
     pub fn blackhole(&mut self, a: Addr, tag: Tag) {
-        if let Some(mut info) = self.info(a) {
-            self.clear_bits(a as usize + 2, info.n.max(1) as usize);
-            info.tag = tag;
-            self.set_info(a, info);
+        if let Some(info) = self.info(a) {
+            self.blackhole_as(a, Info { tag, ..info });
         }
+    }
+
+    /// [`Heap::blackhole`] for a caller that has read the closure's info
+    /// word: `info` is that word with the new tag (so the word is not read
+    /// and decoded again on the fast engine's thunk entry).
+    #[inline(always)]
+    pub fn blackhole_as(&mut self, a: Addr, info: Info) {
+        debug_assert_eq!(
+            self.info(a).map(|i| (i.n, i.index)),
+            Some((info.n, info.index))
+        );
+        self.clear_bits(a as usize + 2, info.n.max(1) as usize);
+        self.set_info(a, info);
     }
 
     /// Overwrite the closure at `a` with an indirection to `target` (an update).

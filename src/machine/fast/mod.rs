@@ -875,8 +875,17 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         let frame =
             Frame::update_or_restore(update.then_some(a), env_top, self.s.args.len(), self.cc);
         self.push_frame(frame);
-        self.heap
-            .blackhole(a, if update { Tag::BlackHole } else { Tag::Entered });
+        // `lam` is the closure's lambda, `index` (its info word's index):
+        // the info word is `Lambda`, `lam.nfree`, `index`.
+        let tag = if update { Tag::BlackHole } else { Tag::Entered };
+        self.heap.blackhole_as(
+            a,
+            Info {
+                tag,
+                n: lam.nfree,
+                index,
+            },
+        );
         self.cc = self.heap.cc(a);
         if PROF {
             let cc = self.cc;
