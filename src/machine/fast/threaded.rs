@@ -144,8 +144,11 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         };
         let start = self.steps;
         let budget = self.limit.min(self.next_event);
+        // An op runs while `steps + MAX_OP_STEPS <= budget`, that is while
+        // `steps < op_end` (one comparison per op).
+        let op_end = budget.saturating_add(1).saturating_sub(MAX_OP_STEPS);
         loop {
-            if self.steps + MAX_OP_STEPS > budget {
+            if self.steps >= op_end {
                 break;
             }
             let next = match self.k.ops[pc as usize] {
