@@ -95,16 +95,21 @@ fn compare(name: &str, auto: AutoCc, suffix: &str) -> Result<(), String> {
     );
     let r = run_text(&stg, &text, true, auto, &stacks());
     let ours = stg_tree(&r.result, false);
-    let mut msg = format!("{name} ({suffix}): trees differ\n");
+    tree_diff(&format!("{name} ({suffix})"), &ghc, &ours)
+}
+
+/// `Err` listing every path on one side only or with other entry counts.
+fn tree_diff(what: &str, ghc: &Tree, ours: &Tree) -> Result<(), String> {
+    let mut msg = format!("{what}: trees differ\n");
     let clean = msg.len();
-    for (path, n) in &ghc {
+    for (path, n) in ghc {
         match ours.get(path) {
             None => msg.push_str(&format!("  only GHC:     {path} {n}\n")),
             Some(m) if m != n => msg.push_str(&format!("  GHC {n}, stg-run {m}: {path}\n")),
             _ => {}
         }
     }
-    for (path, n) in &ours {
+    for (path, n) in ours {
         if !ghc.contains_key(path) {
             msg.push_str(&format!("  only stg-run: {path} {n}\n"));
         }
@@ -385,47 +390,13 @@ fn caf_built_function_across_modules_is_a_known_disagreement() {
 /// GHC's, with `-fprof-auto`, with `-fprof-auto-top` and with neither.
 #[test]
 fn two_modules_match_ghc() {
-    use stg_run::machine;
-    use stg_run::stg::auto_cc;
-    use stg_run::stg::load::load;
-    use stg_run::stg::source::SourceMap;
     let dir = "tests/ghc/two_modules";
     for (auto, tree_file) in [
         (AutoCc::All, "Main.tree"),
         (AutoCc::Top, "Main.top.tree"),
         (AutoCc::None, "Main.none.tree"),
     ] {
-        let files: Vec<(String, String)> = ["Lib.stg", "Main.stg"]
-            .iter()
-            .map(|f| {
-                let path = format!("{dir}/{f}");
-                (path.clone(), std::fs::read_to_string(&path).unwrap())
-            })
-            .collect();
-        let mut sources = SourceMap::new();
-        let mut loaded = load(&mut sources, &files, true).expect("two_modules loads");
-        auto_cc::apply(&mut loaded.program, auto);
-        let (mut out, mut trace) = (Vec::new(), Vec::new());
-        let r = machine::run(&loaded.program, &sources, &stacks(), &mut out, &mut trace);
-        assert_eq!(
-            String::from_utf8(out).unwrap(),
-            std::fs::read_to_string(format!("{dir}/Main.stdout")).unwrap()
-        );
-        // The reference engine gives the same profile (the differential
-        // tests take single-file programs only).
-        let reference = machine::RunOptions {
-            engine: machine::Engine::Reference,
-            ..stacks()
-        };
-        let (mut out2, mut trace2) = (Vec::new(), Vec::new());
-        let r2 = machine::run(
-            &loaded.program,
-            &sources,
-            &reference,
-            &mut out2,
-            &mut trace2,
-        );
-        assert_eq!(r2.profile, r.profile, "the engines' profiles differ");
+        let r = run_lib_and_main(dir, auto);
         let ours = stg_tree(&r, true);
         let ghc = ghc_tree(
             &std::fs::read_to_string(format!("{dir}/{tree_file}")).unwrap(),
@@ -434,5 +405,95 @@ fn two_modules_match_ghc() {
         // Lib's CAF has its own node (the tree extraction keeps it).
         assert!(ghc.contains_key("MAIN (MAIN) > CAF (Lib)"), "{ghc:?}");
         assert_eq!(ours, ghc, "{tree_file}\n{}", tree_text(&r));
+    }
+}
+
+/// Run a twin of two modules, `dir/Lib.stg` and `dir/Main.stg`, in stacks
+/// mode with `auto`, on both engines: checks the output against
+/// `dir/Main.stdout` and that the engines' profiles are the same.
+fn run_lib_and_main(dir: &str, auto: AutoCc) -> RunResult {
+    use stg_run::machine;
+    use stg_run::stg::auto_cc;
+    use stg_run::stg::load::load;
+    use stg_run::stg::source::SourceMap;
+    let files: Vec<(String, String)> = ["Lib.stg", "Main.stg"]
+        .iter()
+        .map(|f| {
+            let path = format!("{dir}/{f}");
+            (path.clone(), std::fs::read_to_string(&path).unwrap())
+        })
+        .collect();
+    let mut sources = SourceMap::new();
+    let mut loaded = load(&mut sources, &files, true).expect("the twin loads");
+    auto_cc::apply(&mut loaded.program, auto);
+    let (mut out, mut trace) = (Vec::new(), Vec::new());
+    let r = machine::run(&loaded.program, &sources, &stacks(), &mut out, &mut trace);
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        std::fs::read_to_string(format!("{dir}/Main.stdout")).unwrap()
+    );
+    let reference = machine::RunOptions {
+        engine: machine::Engine::Reference,
+        ..stacks()
+    };
+    let (mut out2, mut trace2) = (Vec::new(), Vec::new());
+    let r2 = machine::run(
+        &loaded.program,
+        &sources,
+        &reference,
+        &mut out2,
+        &mut trace2,
+    );
+    assert_eq!(r2.profile, r.profile, "the engines' profiles differ");
+    r
+}
+
+/// Functions built by CAFs of module `Lib` (`inc5 = adder 5`, a local
+/// function; `add2 = scc "mk" (add 2)`, a partial application), applied
+/// under `Main`'s CAF (tests/ghc/caf_function_scc; tests/ghc/README.md,
+/// "Where the spec and GHC disagree"). SEMANTICS.md appends the function's
+/// stack after the prefix it shares with the current one, `MAIN`: so
+/// `CAF (Lib)` and what is above it. GHC's `enterFunCCS` sees stacks of two
+/// roots (each module's CAF is a root) and appends with `appendCCS`, which
+/// stops at the CAF element: only what is above `CAF (Lib)`. So in every
+/// mode the trees are the same but for a `CAF (Lib)` node with 0 entries
+/// that stg-run has between the caller and the appended part.
+#[test]
+fn caf_built_functions_across_modules_keep_the_caf_node_unlike_ghc() {
+    let dir = "tests/ghc/caf_function_scc";
+    for (auto, tree_file) in [
+        (AutoCc::All, "Main.tree"),
+        (AutoCc::Top, "Main.top.tree"),
+        (AutoCc::None, "Main.none.tree"),
+    ] {
+        let r = run_lib_and_main(dir, auto);
+        let ghc = ghc_tree(
+            &std::fs::read_to_string(format!("{dir}/{tree_file}")).unwrap(),
+            true,
+        );
+        let ours = stg_tree(&r, true);
+        assert!(tree_diff(tree_file, &ghc, &ours).is_err(), "{tree_file}");
+        // stg-run's tree with every `CAF (Lib)` below the top level
+        // spliced out (each a 0-entry node) is GHC's.
+        let mut spliced = Tree::new();
+        for (path, &n) in &ours {
+            let parts: Vec<&str> = path.split(" > ").collect();
+            let inner = |i: usize| i > 1 && parts[i] == "CAF (Lib)";
+            if inner(parts.len() - 1) {
+                assert_eq!(n, 0, "{path}");
+                continue;
+            }
+            let kept: Vec<&str> = (0..parts.len())
+                .filter(|&i| !inner(i))
+                .map(|i| parts[i])
+                .collect();
+            assert!(spliced.insert(kept.join(" > "), n).is_none(), "{path}");
+        }
+        assert_eq!(
+            tree_diff(tree_file, &ghc, &spliced),
+            Ok(()),
+            "{}",
+            tree_text(&r)
+        );
     }
 }

@@ -1,0 +1,12 @@
+-- Twin of tests/ghc/caf_function_scc/Main.stg (see tests/ghc/README.md).
+-- Run: stg-run tests/ghc/caf_function_scc/Lib.stg tests/ghc/caf_function_scc/Main.stg
+-- GHC (-fprof-auto): main.a > inc5 > adder > adder.k, main.b > add2 > mk > add.
+-- stg-run (--auto-cc=all): main.a > CAF(Lib) > inc5 > ..., main.b > CAF(Lib) > add2 > ...
+-- GHC's enterFunCCS: the stacks of two modules' CAFs have different roots,
+-- so the function's stack is appended by appendCCS, which stops at (and
+-- drops) the CAF element; stg-run appends everything after the common
+-- prefix MAIN, CAF(Lib) included.
+import Lib
+
+main :: IO ()
+main = print (let a = inc5 1; b = add2 3 in [a, b])
