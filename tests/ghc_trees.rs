@@ -390,22 +390,32 @@ fn caf_built_function_across_modules_is_a_known_disagreement() {
 /// GHC's, with `-fprof-auto`, with `-fprof-auto-top` and with neither.
 #[test]
 fn two_modules_match_ghc() {
-    let dir = "tests/ghc/two_modules";
-    for (auto, tree_file) in [
-        (AutoCc::All, "Main.tree"),
-        (AutoCc::Top, "Main.top.tree"),
-        (AutoCc::None, "Main.none.tree"),
-    ] {
-        let r = run_lib_and_main(dir, auto);
+    for (tree_file, ghc, r) in lib_and_main_runs("tests/ghc/two_modules") {
         let ours = stg_tree(&r, true);
-        let ghc = ghc_tree(
-            &std::fs::read_to_string(format!("{dir}/{tree_file}")).unwrap(),
-            true,
-        );
         // Lib's CAF has its own node (the tree extraction keeps it).
         assert!(ghc.contains_key("MAIN (MAIN) > CAF (Lib)"), "{ghc:?}");
         assert_eq!(ours, ghc, "{tree_file}\n{}", tree_text(&r));
     }
+}
+
+/// For a twin of two modules in `dir`, in each auto-cc mode: GHC's tree
+/// file, its tree (modules kept) and stg-run's run ([`run_lib_and_main`]).
+fn lib_and_main_runs(dir: &str) -> Vec<(&'static str, Tree, RunResult)> {
+    [
+        (AutoCc::All, "Main.tree"),
+        (AutoCc::Top, "Main.top.tree"),
+        (AutoCc::None, "Main.none.tree"),
+    ]
+    .into_iter()
+    .map(|(auto, tree_file)| {
+        let text = std::fs::read_to_string(format!("{dir}/{tree_file}")).unwrap();
+        (
+            tree_file,
+            ghc_tree(&text, true),
+            run_lib_and_main(dir, auto),
+        )
+    })
+    .collect()
 }
 
 /// Run a twin of two modules, `dir/Lib.stg` and `dir/Main.stg`, in stacks
@@ -460,17 +470,7 @@ fn run_lib_and_main(dir: &str, auto: AutoCc) -> RunResult {
 /// that stg-run has between the caller and the appended part.
 #[test]
 fn caf_built_functions_across_modules_keep_the_caf_node_unlike_ghc() {
-    let dir = "tests/ghc/caf_function_scc";
-    for (auto, tree_file) in [
-        (AutoCc::All, "Main.tree"),
-        (AutoCc::Top, "Main.top.tree"),
-        (AutoCc::None, "Main.none.tree"),
-    ] {
-        let r = run_lib_and_main(dir, auto);
-        let ghc = ghc_tree(
-            &std::fs::read_to_string(format!("{dir}/{tree_file}")).unwrap(),
-            true,
-        );
+    for (tree_file, ghc, r) in lib_and_main_runs("tests/ghc/caf_function_scc") {
         let ours = stg_tree(&r, true);
         assert!(tree_diff(tree_file, &ghc, &ours).is_err(), "{tree_file}");
         // stg-run's tree with every `CAF (Lib)` below the top level
