@@ -481,12 +481,14 @@ impl<'a> Machine<'a> {
                                 if self.avail() >= lam.arity as usize {
                                     Ok(Some(Rule::R2))
                                 } else if self.rs_nonempty() {
+                                    // At the case that scrutinised it.
+                                    let case = self.s.rs.last().map(|c| self.code.expr(c.case));
                                     Err(self.error(
                                         ErrorKind::FunctionInCase {
                                             closure: lam.name.clone(),
                                         },
                                         "17a",
-                                        Some(lam.span),
+                                        case.map(|e| e.span),
                                     ))
                                 } else {
                                     match self.s.us.last() {

@@ -540,13 +540,14 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                             self.steps += 1;
                             self.switch(self.cc);
                         } else if self.rs_nonempty() {
-                            let l = code.lambda(info.index);
+                            // At the case that scrutinised it.
+                            let case = code.expr(self.top_cont().kind);
                             return Err(self.error(
                                 ErrorKind::FunctionInCase {
-                                    closure: l.name.clone(),
+                                    closure: code.lambda(info.index).name.clone(),
                                 },
                                 "17a",
-                                Some(l.span),
+                                Some(case.span),
                             ));
                         } else {
                             match self.top_frame() {
