@@ -361,3 +361,71 @@ fn a_limit_at_the_first_step_names_main() {
         }
     }
 }
+
+/// A rule the stack limit stops does not fire: none of its effects (a
+/// thunk entry's count and cost centre, an `scc` entry, a call) reach the
+/// profile or the message, exactly as when the step limit stops the
+/// machine at the same step. Checked for every stack limit from 8 bytes up
+/// to the program's need, so that each pushing rule (1, 4, 15, `scc`) is
+/// the one stopped at some limit, on both engines, in both modes.
+#[test]
+fn a_rule_stopped_by_the_stack_limit_has_no_effect() {
+    let text = "one = {} \\r {} -> I# {1#}
+three = {} \\r {} -> I# {3#}
+f = {} \\r {x} -> scc \"f\" (case plusInt {x, one} of r -> r {})
+main = {} \\u {} ->
+  let t = {} \\u {} -> f {three}
+  in scc \"m\" (case t {} of I# {n} -> f {t})
+";
+    let mut rules = std::collections::BTreeSet::new();
+    for engine in [Engine::Fast, Engine::Reference] {
+        for base in [flat(), stacks()] {
+            for bytes in (8..=256).step_by(8) {
+                let by_stack = run_text(
+                    "t.stg",
+                    text,
+                    true,
+                    AutoCc::None,
+                    &RunOptions {
+                        engine,
+                        max_stack: Some(bytes),
+                        ..base.clone()
+                    },
+                );
+                let Some(e) = by_stack.result.error else {
+                    continue;
+                };
+                assert!(matches!(e.kind, ErrorKind::StackLimit { .. }), "{e}");
+                rules.insert(e.rule);
+                let by_steps = run_text(
+                    "t.stg",
+                    text,
+                    true,
+                    AutoCc::None,
+                    &RunOptions {
+                        engine,
+                        max_steps: Some(e.step),
+                        ..base.clone()
+                    },
+                );
+                let s = by_steps.result.error.expect("stops at the same step");
+                let what = format!("{engine:?} max_stack={bytes}: {e}");
+                assert_eq!(
+                    (s.rule, s.step, &s.location, &s.cost_centre),
+                    (e.rule, e.step, &e.location, &e.cost_centre),
+                    "{what}"
+                );
+                assert_eq!(
+                    by_steps.result.profile.entries, by_stack.result.profile.entries,
+                    "{what}"
+                );
+            }
+        }
+    }
+    for rule in ["1", "4", "15", "scc"] {
+        assert!(
+            rules.contains(rule),
+            "no limit stopped rule {rule}: {rules:?}"
+        );
+    }
+}

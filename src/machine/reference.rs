@@ -354,15 +354,35 @@ impl<'a> Machine<'a> {
         self.s.rs.len() > self.s.us.last().map(|f| f.rs_base).unwrap_or(0)
     }
 
-    fn check_stack(&self, rule: Rule) -> Result<(), RuntimeError> {
-        let words = self.s.args.len() + self.rs_words + self.s.us.len() * 4;
+    /// The words `rule` pushes on the stacks in the current state, as
+    /// `--max-stack` counts them: rule 1 its arguments, rule 4 a
+    /// continuation (its environment and 3), rules 15, 15′ and flat mode's
+    /// `scc` a frame (4). The other rules push nothing.
+    fn pushes(&self, rule: Rule) -> usize {
+        match (rule, &self.s.control) {
+            (Rule::R1, Control::Eval(e, env)) => match &self.code.expr(*e).code {
+                ExprCode::App { args, .. } => args.len(),
+                ExprCode::ApplyEnv => env.len().saturating_sub(1),
+                _ => 0,
+            },
+            (Rule::R4, Control::Eval(_, env)) => env.len() + 3,
+            (Rule::R15 | Rule::R15s, _) => 4,
+            (Rule::Scc, _) if self.acct.mode == CostCentreMode::Flat => 4,
+            _ => 0,
+        }
+    }
+
+    /// Would the stacks, after `words` more, pass `--max-stack`? The error
+    /// names `at`.
+    fn check_stack(&self, rule: Rule, words: usize, at: Option<Span>) -> Result<(), RuntimeError> {
+        let words = self.s.args.len() + self.rs_words + self.s.us.len() * 4 + words;
         if words as u64 * 8 > self.max_stack_bytes {
             return Err(self.error(
                 ErrorKind::StackLimit {
                     limit_bytes: self.max_stack_bytes,
                 },
                 rule.name(),
-                None,
+                at,
             ));
         }
         Ok(())
@@ -639,11 +659,18 @@ impl<'a> Machine<'a> {
             Some(r) => r,
             None => return Ok(None),
         };
+        // A limit stops the machine before the rule fires, with none of its
+        // effects, at the expression it was about to evaluate.
+        let here = match &self.s.control {
+            Control::Eval(e, _) => Some(self.code.expr(*e).span),
+            _ => None,
+        };
         if let Some(limit) = self.max_steps
             && self.steps >= limit
         {
-            return Err(self.error(ErrorKind::StepLimit { limit }, rule.name(), None));
+            return Err(self.error(ErrorKind::StepLimit { limit }, rule.name(), here));
         }
+        self.check_stack(rule, self.pushes(rule), here)?;
         if let Some(fmt) = self.trace {
             let line = self.trace_line(rule, fmt);
             if let Err(e) = writeln!(trace, "{line}") {
@@ -744,7 +771,7 @@ impl<'a> Machine<'a> {
         }
         let cc = self.cc;
         self.ctr(cc).tail_calls += 1;
-        self.check_stack(Rule::R1)
+        Ok(())
     }
 
     /// Rule 2: `Enter a`, `a` re-entrant with n ≥ 0 arguments and enough on
@@ -869,7 +896,7 @@ impl<'a> Machine<'a> {
             cc: self.cc,
         });
         self.s.control = Control::Eval(*scrut, env);
-        self.check_stack(Rule::R4)
+        Ok(())
     }
 
     /// Rule 5: `Eval (c {xs}) ρ`: `ReturnCon c ws`.
@@ -1066,7 +1093,7 @@ impl<'a> Machine<'a> {
     }
 
     /// Push a frame and enter a thunk (rules 15 and 15′).
-    fn enter_thunk(&mut self, update: bool, rule: Rule) -> Result<(), RuntimeError> {
+    fn enter_thunk(&mut self, update: bool) -> Result<(), RuntimeError> {
         let Control::Enter(Value::Ptr(a)) = self.take_control() else {
             return Ok(());
         };
@@ -1092,19 +1119,19 @@ impl<'a> Machine<'a> {
         self.ctr(cc).lazy_calls += 1;
         self.span = lam.span;
         self.s.control = Control::Eval(lam.body, env);
-        self.check_stack(rule)
+        Ok(())
     }
 
     /// Rule 15: `Enter a`, `a` is `\u`: push update frame `(as, rs, cc, a)`,
     /// empty `as`/`rs`; `cc := cc of a`; `Eval body`; `a` becomes a black hole.
     fn rule15_enter_updatable(&mut self) -> Result<(), RuntimeError> {
-        self.enter_thunk(true, Rule::R15)
+        self.enter_thunk(true)
     }
 
     /// Rule 15′: `Enter a`, `a` is `\s`: push restore frame `(as, rs, cc)`;
     /// `cc := cc of a`; `Eval body`; `a` is marked entered.
     fn rule15s_enter_single_entry(&mut self) -> Result<(), RuntimeError> {
-        self.enter_thunk(false, Rule::R15s)
+        self.enter_thunk(false)
     }
 
     /// The cost centre a row of pops works under (hidden execution).
@@ -1243,7 +1270,7 @@ impl<'a> Machine<'a> {
         let cc = self.cc;
         self.ctr(cc).strict_calls += 1;
         self.s.control = Control::Eval(*body, env);
-        self.check_stack(Rule::Scc)
+        Ok(())
     }
 
     /// Rule scc=: `Eval (scc l e)` with `l` already current (flat mode):

@@ -594,8 +594,17 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 limit: self.max_steps.unwrap_or(self.limit),
             },
             rule,
-            None,
+            self.here(),
         )
+    }
+
+    /// Where a limit stops the machine, before a rule fires: the expression
+    /// it is about to evaluate (`None` elsewhere: [`Machine::at`]).
+    fn here(&self) -> Option<Span> {
+        match self.s.ctl {
+            Ctl::Eval(e) => self.code.exprs.get(e as usize).map(|n| n.span),
+            _ => None,
+        }
     }
 
     #[inline]
@@ -794,9 +803,12 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         self.s.args.len() + self.cs_words
     }
 
+    /// Would the stacks pass `--max-stack` after a rule pushes `words`
+    /// more? Checked before the rule fires, so that a rule stopped by the
+    /// limit has none of its effects (as with the step limit).
     #[inline]
-    fn check_stack(&self, rule: &'static str) -> Result<(), RuntimeError> {
-        let words = self.stack_words();
+    fn check_stack(&self, rule: &'static str, words: usize) -> Result<(), RuntimeError> {
+        let words = self.stack_words() + words;
         // Frames keep heights as `u32`; the slack covers the environments
         // opened between two checks. (64 GiB of environments: a
         // `--max-stack` this large is out of reach of both engines anyway.)
@@ -861,9 +873,10 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         update: bool,
         rule: &'static str,
     ) -> Result<(), RuntimeError> {
+        self.check_stack(rule, 4)?;
         self.push_frame_enter(a, lam, index, update);
         self.s.ctl = Ctl::Eval(lam.body);
-        self.check_stack(rule)
+        Ok(())
     }
 
     /// Rules 15 and 15′ up to the stack check: push the frame, open the
@@ -901,7 +914,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 limit_bytes: self.max_stack_bytes,
             },
             rule,
-            None,
+            self.here(),
         )
     }
 

@@ -31,6 +31,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                     if self.steps >= self.limit {
                                         return Err(self.step_limit("1"));
                                     }
+                                    self.check_stack("1", args.len())?;
                                     self.at = e;
                                     let (vals, nglobals) = (&self.s.vals, self.nglobals);
                                     let (base, len) = (self.env_base, self.env_len);
@@ -77,6 +78,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                             if self.steps >= self.limit {
                                 return Err(self.step_limit("1"));
                             }
+                            self.check_stack("1", len.saturating_sub(1))?;
                             self.at = e;
                             for i in (1..len).rev() {
                                 let v = self.s.vals[base + i];
@@ -89,6 +91,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                             if self.steps >= self.limit {
                                 return Err(self.step_limit("4"));
                             }
+                            self.check_stack("4", self.env_len + 3)?;
                             self.push_cont(e);
                             // A scrutinee that binds variables runs in a copy
                             // of the frame (the reference engine clones it):
@@ -111,7 +114,6 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 self.env_base = b + n;
                             }
                             self.s.ctl = Ctl::Eval(*scrut);
-                            self.check_stack("4")?;
                             self.steps += 1;
                         }
                         ExprCode::Let { binds, body, .. } => {
@@ -219,6 +221,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 if self.steps >= self.limit {
                                     return Err(self.step_limit("scc"));
                                 }
+                                let flat = self.mode == CostCentreMode::Flat;
+                                self.check_stack("scc", if flat { 4 } else { 0 })?;
                                 self.at = e;
                                 match self.mode {
                                     CostCentreMode::Flat => {
@@ -234,7 +238,6 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                     self.ctr(cc).strict_calls += 1;
                                 }
                                 self.s.ctl = Ctl::Eval(*body);
-                                self.check_stack("scc")?;
                                 self.steps += 1;
                                 self.switch(self.cc);
                             }
@@ -482,7 +485,6 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         if PROF {
             self.pend_calls += 1;
         }
-        self.check_stack("1")?;
         self.steps += 1;
         Ok(())
     }
