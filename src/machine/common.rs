@@ -93,8 +93,10 @@ pub(crate) enum Awaiting {
 /// constructor's or a partial application's body): the innermost of the
 /// cases and thunks being evaluated (`awaiting`, innermost first) that is
 /// the program's, so that an error inside a Prelude function (`head`
-/// of an empty list) names where the program asked for it. Both engines
-/// hand over their stacks in the same order, so they name the same one.
+/// of an empty list) names where the program asked for it. With none of
+/// the program's on the stacks, the demand came from running the program
+/// itself: evaluating `main` and printing its value. Both engines hand over
+/// their stacks in the same order, so they name the same one.
 pub(crate) fn context(
     code: &Code,
     sources: &SourceMap,
@@ -115,7 +117,7 @@ pub(crate) fn context(
     if users(at) {
         return None;
     }
-    awaiting.into_iter().find_map(|w| match w {
+    let program = awaiting.into_iter().find_map(|w| match w {
         Awaiting::Case(e) => {
             let span = code.exprs.get(e as usize)?.span;
             users(span).then(|| format!("the case at {}", sources.location(span)).into())
@@ -131,7 +133,8 @@ pub(crate) fn context(
                 .into()
             })
         }
-    })
+    });
+    Some(program.unwrap_or_else(|| "`main`'s value, to print it".into()))
 }
 
 /// `--stats`: the heap's figures with the run's steps and times.

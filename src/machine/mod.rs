@@ -320,7 +320,12 @@ impl fmt::Display for ErrorKind {
             ErrorKind::PendingArguments { value, pending } => {
                 write!(
                     f,
-                    "{value} was returned while {pending} argument(s) were pending: it was applied like a function"
+                    "{value} was returned while {pending} {} pending: it was applied like a function",
+                    if *pending == 1 {
+                        "argument was"
+                    } else {
+                        "arguments were"
+                    }
                 )
             }
             ErrorKind::IntNotClosure { value } => {
@@ -446,7 +451,8 @@ impl fmt::Display for RuntimeError {
             }
         }
         write!(f, "\n  cost centre: {}", self.cost_centre)?;
-        write!(f, "\n  after {} steps", self.step)?;
+        let steps = if self.step == 1 { "step" } else { "steps" };
+        write!(f, "\n  after {} {steps}", self.step)?;
         let help = match self.kind {
             // The case is not the program's: a Prelude function met a value
             // it does not take.
