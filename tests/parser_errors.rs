@@ -50,6 +50,12 @@ snap!(unknown_flag, "f = {} \\x {x} -> x\n");
 snap!(unclosed_comment, "{- a comment\nmain = {} \\u {} -> x\n");
 // `{-1#}` opens a comment.
 snap!(brace_minus_literal, "main = {} \\u {} -> f {-1#}\n");
+// The same where the comment cuts a case short: only the comment is
+// reported, not the parser's complaint at the end of what is left.
+snap!(
+    brace_minus_literal_in_a_scrutinee,
+    "main = {} \\u {} -> case negate# {-5#} of r -> I# {r}\n"
+);
 // Unterminated string.
 snap!(unterminated_string, "main = {} \\u {} -> scc \"abc\n");
 // Bad escape.

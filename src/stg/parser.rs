@@ -62,7 +62,7 @@ pub fn parse_module(
     let fast = binding_parser::<EmptyErr>(file);
     let parser = binding_parser::<Rich<Tok, SimpleSpan>>(file);
     let mut bindings = Vec::with_capacity(laid.items.len());
-    for item in &laid.items {
+    for (i, item) in laid.items.iter().enumerate() {
         if item.poisoned {
             continue;
         }
@@ -74,10 +74,20 @@ pub fn parse_module(
         let empty_blocks = empty_block_errors(file, slice);
         let had_empty_block = !empty_blocks.is_empty();
         diags.extend(empty_blocks);
+        // A lex error up to the next binding counts for this one: an
+        // unclosed `{-` swallows the rest of the file, so the binding ends
+        // early at it and the parser's complaints there are its consequence.
+        let next = laid.items[i + 1..]
+            .iter()
+            .find_map(|n| toks.get(n.range.start))
+            .map_or(text.len(), |t| t.1.start);
         let first_lex_error = lex_errors
             .iter()
             .copied()
-            .find(|&p| (start as u32..=end as u32).contains(&p));
+            .find(|&p| (start as u32..next.max(end + 1) as u32).contains(&p));
+        // Where the consequences start: at the error, or at the binding's
+        // end when the error lies beyond it.
+        let cut = first_lex_error.map(|p| (p as usize).min(end));
         let eoi = SimpleSpan::from(end..end);
         if !had_empty_block
             && first_lex_error.is_none()
@@ -93,7 +103,7 @@ pub fn parse_module(
         if !had_empty_block {
             for e in errs {
                 if matches!(e.found(), Some(Tok::Error))
-                    || first_lex_error.is_some_and(|p| p as usize <= e.span().start.max(start))
+                    || cut.is_some_and(|c| c <= e.span().start.max(start))
                 {
                     continue;
                 }
