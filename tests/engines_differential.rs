@@ -6,8 +6,8 @@
 //! the same error message, the same step count and byte-identical
 //! `--reproducible` profiles, the same heap profiles (by cost centre, kind
 //! and description) and the same collector statistics (bytes allocated and
-//! copied, collections, residency). (bench/programs run in the ignored release-only
-//! test at the end.) Random programs: tests/engines_random.rs.
+//! copied, collections, residency). (bench/run.sh compares the engines on
+//! bench/programs.) Random programs: tests/engines_random.rs.
 
 mod engines_common;
 use engines_common::*;
