@@ -484,13 +484,13 @@ fn program_stem(last_source: &Path) -> String {
         .unwrap_or_else(|| "stg".to_string())
 }
 
-/// Seconds since the Unix epoch, for the `.hp` header's DATE.
+/// The date and time now, for the `.hp` header's DATE.
 fn now_text() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())
         .unwrap_or(0);
-    format!("{secs} seconds since 1970-01-01 UTC")
+    stg_run::machine::heap_profile::hp_date(secs)
 }
 
 fn report(diagnostics: &[Diagnostic], sources: &SourceMap, color: bool) {

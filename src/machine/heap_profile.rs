@@ -56,6 +56,33 @@ impl HeapProfile {
     }
 }
 
+/// A `.hp` header's DATE for `secs` seconds since the Unix epoch, as GHC
+/// writes it (`Tue Nov 24 08:16 2026`), in UTC. Short, so that it fits
+/// `hp2ps`'s title bar beside the job's name and the total.
+pub fn hp_date(secs: u64) -> String {
+    const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let days = secs / 86_400;
+    let (minute, hour) = (secs / 60 % 60, secs / 3600 % 24);
+    // The civil date of a day number (Howard Hinnant's days_from_civil,
+    // inverted), for days since 1970-01-01, which was a Thursday.
+    let z = days + 719_468;
+    let (era, doe) = (z / 146_097, z % 146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + u64::from(month <= 2);
+    format!(
+        "{} {} {day:02} {hour:02}:{minute:02} {year}",
+        DAYS[(days % 7) as usize],
+        MONTHS[(month - 1) as usize]
+    )
+}
+
 /// Kind of a closure: `CON`, `FUN`, `PAP`, `THUNK`, `BLACKHOLE`.
 pub fn kind(code: &Code, info: Info) -> &'static str {
     match info.tag {
@@ -139,5 +166,20 @@ pub fn census(heap: &Heap, code: &Code, acct: &Accounting, by: HeapProfileBy, st
     Sample {
         step,
         groups: groups.into_iter().collect(),
+    }
+}
+
+#[cfg(test)]
+mod date_tests {
+    use super::hp_date;
+
+    #[test]
+    fn dates_read_as_ghc_writes_them() {
+        assert_eq!(hp_date(0), "Thu Jan 01 00:00 1970");
+        // 2026-11-24 08:14:48 UTC, a Tuesday.
+        assert_eq!(hp_date(1_795_508_088), "Tue Nov 24 08:14 2026");
+        // A leap day, and the last minute of a century's leap year.
+        assert_eq!(hp_date(951_782_400), "Tue Feb 29 00:00 2000");
+        assert_eq!(hp_date(978_307_199), "Sun Dec 31 23:59 2000");
     }
 }

@@ -1291,7 +1291,7 @@ impl<'a> Machine<'a> {
     pub fn run(&mut self, out: &mut dyn Write, trace: &mut dyn Write) -> Result<(), RuntimeError> {
         self.started = Instant::now();
         let r = self.run_inner(out, trace);
-        if self.heap_by.is_some() {
+        if self.heap_by.is_some() && !self.census_taken_now() {
             self.census();
         }
         r
@@ -1308,6 +1308,16 @@ impl<'a> Machine<'a> {
     }
 
     /// The heap profile, when one was asked for.
+    /// Was the last census taken at this step? (The final census is then
+    /// the same heap: a run that ends on a census step has one sample
+    /// there, not two.)
+    fn census_taken_now(&self) -> bool {
+        self.heap_profile
+            .samples
+            .last()
+            .is_some_and(|s| s.step == self.steps)
+    }
+
     pub fn take_heap_profile(&mut self) -> Option<HeapProfile> {
         self.heap_by.map(|_| std::mem::take(&mut self.heap_profile))
     }
