@@ -151,6 +151,17 @@ fn more_than_twenty_groups_merge_into_other() {
     assert_eq!(bands[0].0, "g24");
     assert_eq!(bands[18].0, "g06");
     assert_eq!(bands[19].0, "OTHER (6 groups)");
+    // Every band has a colour of its own.
+    let chart = svg(&read_hp(&text).unwrap());
+    let fills: std::collections::BTreeSet<&str> = chart
+        .split("<polygon ")
+        .skip(1)
+        .map(|p| {
+            let start = p.find("fill=\"").expect("a fill") + 6;
+            &p[start..start + p[start..].find('"').unwrap()]
+        })
+        .collect();
+    assert_eq!(fills.len(), 20, "{fills:?}");
 }
 
 const GHC_STYLE: &str = "JOB \"queens +RTS -hc -i0.01\"

@@ -194,10 +194,13 @@ fn quote(s: &str) -> String {
 /// Characters of a band's name shown in the legend.
 const LEGEND_CHARS: usize = 36;
 
-/// Colours of the bands, bottom first, then round again.
-const COLOURS: [&str; 10] = [
-    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
-    "#9c755f", "#bab0ac",
+/// Colours of the bands, bottom first: one each for the most bands a chart
+/// draws ([`MAX_BANDS`]), Tableau's twenty, the ten strong ones first, so
+/// that neighbouring bands never share a colour.
+const COLOURS: [&str; MAX_BANDS] = [
+    "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b6992d", "#499894", "#d37295", "#79706e",
+    "#b07aa1", "#9d7660", "#a0cbe8", "#ffbe7d", "#8cd17d", "#ff9d9a", "#f1ce63", "#86bcb6",
+    "#fabfd2", "#bab0ac", "#d4a6c8", "#d7b5a6",
 ];
 
 /// A round step for about `n` ticks over `0..max`: 1, 2 or 5 times a
