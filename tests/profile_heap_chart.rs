@@ -75,6 +75,17 @@ fn bad_files_say_which_line_and_what_is_wrong() {
     }
 }
 
+/// A file cut short in its last sample (as GHC leaves one when the run is
+/// killed) draws the complete samples before it.
+#[test]
+fn a_file_cut_short_draws_its_complete_samples() {
+    let text = "BEGIN_SAMPLE 1\nf\t2\nEND_SAMPLE 1\nBEGIN_SAMPLE 2\nf\t";
+    let hp = read_hp(text).unwrap();
+    assert_eq!(hp.cut_short, Some(4));
+    assert_eq!(hp.samples, vec![(1.0, vec![("f".to_string(), 2.0)])]);
+    assert_eq!(polygons(&svg(&hp)).len(), 1);
+}
+
 /// The polygons of the chart: (band name, points).
 fn polygons(svg: &str) -> Vec<(String, Vec<(f64, f64)>)> {
     svg.split("<polygon ")

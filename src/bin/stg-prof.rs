@@ -143,6 +143,14 @@ fn heap_svg(file: &std::path::Path) -> Result<String, String> {
     })?;
     let hp =
         heap_chart::read_hp(&text).map_err(|e| format!("stg-prof: {}: {e}", file.display()))?;
+    if let Some(line) = hp.cut_short {
+        eprintln!(
+            "stg-prof: {}: warning: the last sample (line {line}) has no END_SAMPLE, so the \
+             file was cut short; drawing the {} complete samples before it",
+            file.display(),
+            hp.samples.len()
+        );
+    }
     Ok(heap_chart::svg(&hp))
 }
 

@@ -36,6 +36,10 @@ pub struct HeapFile {
     pub value_unit: String,
     /// Samples in time order.
     pub samples: Vec<Sample>,
+    /// The line of a last sample left without `END_SAMPLE` (a run killed
+    /// while writing it, as GHC's file of an interrupted run ends), which
+    /// is not drawn.
+    pub cut_short: Option<usize>,
 }
 
 /// One sample: its time, and (band, value) in file order.
@@ -82,6 +86,8 @@ pub fn read_hp(text: &str) -> Result<HeapFile, String> {
         }
     };
     let mut saw_header = false;
+    // A last line without its newline may be cut off in the middle.
+    let partial_line = (!text.ends_with('\n')).then(|| text.lines().count());
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let l = raw.trim_end();
@@ -145,6 +151,15 @@ pub fn read_hp(text: &str) -> Result<HeapFile, String> {
                     ));
                 };
                 let body = l.trim();
+                let parses = body
+                    .rfind(char::is_whitespace)
+                    .and_then(|cut| body[cut..].trim().parse::<f64>().ok())
+                    .is_some_and(|v| v >= 0.0);
+                if partial_line == Some(line) && !parses {
+                    // Cut off in the middle of a band's line: the sample
+                    // is left open, and reported as cut short below.
+                    break;
+                }
                 let Some(cut) = body.rfind(char::is_whitespace) else {
                     return Err(format!(
                         "line {line}: `{body}` wants a band name and a value"
@@ -167,10 +182,15 @@ pub fn read_hp(text: &str) -> Result<HeapFile, String> {
                 .to_string(),
         );
     }
+    // A file cut short in its last sample draws the samples before it;
+    // with none complete there is nothing to draw.
     if let Some((_, at, _)) = open {
-        return Err(format!(
-            "the sample begun on line {at} has no END_SAMPLE (is the file cut short?)"
-        ));
+        if hp.samples.is_empty() {
+            return Err(format!(
+                "the sample begun on line {at} has no END_SAMPLE (is the file cut short?)"
+            ));
+        }
+        hp.cut_short = Some(at);
     }
     Ok(hp)
 }
