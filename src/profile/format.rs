@@ -121,6 +121,8 @@ impl fmt::Display for Field {
 /// What is wrong with a profile file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FormatErrorKind {
+    /// No bytes at all.
+    Empty,
     BadMagic([u8; 4]),
     UnknownVersion(u32),
     /// The file ends inside this field.
@@ -176,8 +178,15 @@ pub struct FormatError {
 
 impl fmt::Display for FormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.kind == FormatErrorKind::Empty {
+            return write!(
+                f,
+                "the file is empty: a .pgcl profile starts with \"prof\" (`stg-run --profile` writes one)"
+            );
+        }
         write!(f, "byte {}: ", self.offset)?;
         match &self.kind {
+            FormatErrorKind::Empty => Ok(()),
             FormatErrorKind::BadMagic(m) => write!(
                 f,
                 "not a profile file: it starts with {:?}, a .pgcl file starts with \"prof\"",
@@ -647,6 +656,7 @@ pub fn read_with_limits(bytes: &[u8], limits: Limits) -> Result<Profile, FormatE
         Some(m) => {
             return Err(r.err(0, FormatErrorKind::BadMagic([m[0], m[1], m[2], m[3]])));
         }
+        None if bytes.is_empty() => return Err(r.err(0, FormatErrorKind::Empty)),
         None => {
             // A short file: wrong magic if what is there already differs.
             if !MAGIC.starts_with(bytes) {
