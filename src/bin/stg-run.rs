@@ -83,7 +83,7 @@ struct Cli {
     clock: ClockArg,
 
     /// Stop with an error after N machine steps (default: no limit).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = parse_steps)]
     max_steps: Option<u64>,
 
     /// Largest heap, in bytes with an optional K, M or G suffix, like GHC's -M (default: 80% of memory).
@@ -117,7 +117,8 @@ struct Cli {
     #[arg(long, value_name = "STEPS", default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
     heap_interval: u64,
 
-    /// Colour diagnostics: `auto` colours when standard error is a terminal.
+    /// Colour diagnostics: `auto` colours when standard error is a terminal
+    /// and NO_COLOR is not set.
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
     color: ColorArg,
 }
@@ -169,6 +170,18 @@ enum ColorArg {
 }
 
 /// Parses `4096`, `512K`, `64M`, `2G` (powers of 1024, like GHC's RTS).
+/// `--max-steps`: a whole number of steps.
+fn parse_steps(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    text.parse().map_err(|_| {
+        if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+            format!("`{text}` is too large (at most {})", u64::MAX)
+        } else {
+            format!("`{text}` is not a number of steps: write digits only, e.g. 1000000")
+        }
+    })
+}
+
 fn parse_size(text: &str) -> Result<u64, String> {
     let text = text.trim();
     let (digits, unit) = match text.char_indices().last() {
@@ -176,9 +189,13 @@ fn parse_size(text: &str) -> Result<u64, String> {
         _ => (text, None),
     };
     // The number first, so that `lots` is "not a size", not "suffix `s`".
-    let n: u64 = digits
-        .parse()
-        .map_err(|_| format!("`{text}` is not a size: write bytes, or a number with K, M or G"))?;
+    let n: u64 = digits.parse().map_err(|_| {
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            format!("`{text}` is too large")
+        } else {
+            format!("`{text}` is not a size: write bytes, or a number with K, M or G")
+        }
+    })?;
     let shift = match unit.map(|c| c.to_ascii_uppercase()) {
         None | Some('B') => 0,
         Some('K') => 10,
@@ -265,7 +282,10 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
     let color = match cli.color {
         ColorArg::Always => true,
         ColorArg::Never => false,
-        ColorArg::Auto => io::stderr().is_terminal(),
+        // https://no-color.org: a set, non-empty NO_COLOR turns colour off.
+        ColorArg::Auto => {
+            io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
     };
 
     let mut user_files = Vec::new();
