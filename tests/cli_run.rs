@@ -625,3 +625,51 @@ fn interrupted_run(name: &str, signals: &str) {
         "the profile holds every step done"
     );
 }
+
+/// A flag that changes nothing in the run it is given to is named, with
+/// what it needs; the run goes on (status 0) and its output is unchanged.
+#[test]
+fn flags_without_effect_are_warned_about() {
+    let nfib = program("nfib");
+    let cases: [(&[&str], &[&str]); 4] = [
+        (
+            &["--reproducible", "--clock=cycles"],
+            &[
+                "warning: --reproducible has no effect without --profile or --heap-profile",
+                "warning: --clock has no effect without --profile",
+            ],
+        ),
+        (
+            &["--heap-interval=5"],
+            &["warning: --heap-interval has no effect without --heap-profile"],
+        ),
+        (
+            &["--check", "--profile"],
+            &["warning: --profile has no effect with --check or --print"],
+        ),
+        // Given where they count: no warning.
+        (
+            &["--heap-profile=kind", "--heap-interval=5", "--reproducible"],
+            &[],
+        ),
+    ];
+    let dir = scratch("flags_without_effect");
+    for (flags, warnings) in cases {
+        let out = Command::new(env!("CARGO_BIN_EXE_stg-run"))
+            .arg(&nfib)
+            .args(flags)
+            .current_dir(&dir)
+            .output()
+            .expect("stg-run starts");
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{flags:?}: {err}");
+        assert_eq!(
+            err.matches("warning:").count(),
+            warnings.len(),
+            "{flags:?}: {err}"
+        );
+        for w in warnings {
+            assert!(err.contains(w), "{flags:?}: {err}");
+        }
+    }
+}

@@ -5,7 +5,7 @@
 //! or a limit stopped the run; 130 the run was interrupted (Ctrl-C, SIGTERM,
 //! SIGHUP). The profile is still written after 3 and 130.
 
-use clap::{Parser, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -170,6 +170,47 @@ enum ColorArg {
 }
 
 /// Parses `4096`, `512K`, `64M`, `2G` (powers of 1024, like GHC's RTS).
+/// Flags given on the command line that change nothing in this run, each
+/// with what it would need: a user who types `--clock=cycles` without
+/// `--profile` expects a profile.
+fn idle_flags(cli: &Cli, matches: &clap::ArgMatches) -> Vec<String> {
+    let given = |id: &str| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
+    let profile = cli.profile || cli.profile_file.is_some();
+    let heap = cli.heap_profile.is_some();
+    let runs = !cli.check && !cli.print;
+    let mut idle = Vec::new();
+    let mut say = |flag: &str, needs: &str| {
+        idle.push(format!("{flag} has no effect without {needs}"));
+    };
+    if !runs {
+        for flag in [
+            "profile",
+            "profile_file",
+            "heap_profile",
+            "reproducible",
+            "clock",
+        ] {
+            if given(flag) {
+                let name = format!("--{}", flag.replace('_', "-"));
+                idle.push(format!(
+                    "{name} has no effect with --check or --print (nothing runs)"
+                ));
+            }
+        }
+        return idle;
+    }
+    if cli.reproducible && !profile && !heap {
+        say("--reproducible", "--profile or --heap-profile");
+    }
+    if given("clock") && !profile {
+        say("--clock", "--profile");
+    }
+    if given("heap_interval") && !heap {
+        say("--heap-interval", "--heap-profile");
+    }
+    idle
+}
+
 /// `--max-steps`: a whole number of steps.
 fn parse_steps(text: &str) -> Result<u64, String> {
     let text = text.trim();
@@ -250,7 +291,14 @@ fn fixed_mmap_threshold() {
 
 fn main() -> ExitCode {
     fixed_mmap_threshold();
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    for warning in idle_flags(&cli, &matches) {
+        say(&format!("stg-run: warning: {warning}\n"));
+    }
     let worker = std::thread::Builder::new()
         .name("stg-run".into())
         .stack_size(WORKER_STACK_BYTES)
