@@ -65,6 +65,13 @@ fn global_in_free_list_is_a_warning() {
 }
 
 #[test]
+fn scc_labels_without_a_cost_centre_of_their_own_are_warnings() {
+    insta::assert_snapshot!(with_main(
+        "f = {} \\r {x} -> scc \"CAF\" (scc \"\" (x {}))\n"
+    ));
+}
+
+#[test]
 fn unbound_name_in_free_list() {
     insta::assert_snapshot!(with_main(
         "f = {} \\r {x} ->\n  let t = {x, z} \\u {} -> x {}\n  in t {}\n"

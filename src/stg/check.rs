@@ -720,7 +720,12 @@ impl Checker {
                         self.unbind_to(mark);
                     }
                 }
-                ExprKind::Scc { body, .. } => {
+                ExprKind::Scc {
+                    label,
+                    label_span,
+                    body,
+                } => {
+                    self.check_scc_label(label, *label_span);
                     expr = body;
                     continue;
                 }
@@ -773,6 +778,28 @@ impl Checker {
                 self.use_var(v);
             }
         }
+    }
+
+    /// Labels that do not give a cost centre of their own: the empty one,
+    /// and `CAF`, which is the module's built-in cost centre (LANGUAGE.md:
+    /// one label, one cost centre in a module).
+    fn check_scc_label(&mut self, label: &str, span: Span) {
+        let (what, help) = match label {
+            "" => (
+                "an empty cost-centre label",
+                "give it a name: reports show it as a blank line",
+            ),
+            "CAF" => (
+                "`scc \"CAF\"` is the module's built-in CAF cost centre",
+                "its costs merge with those of the module's top-level thunks; pick another name",
+            ),
+            _ => return,
+        };
+        self.diags.push(
+            Diagnostic::warning(span, what.to_string())
+                .with_label("this label")
+                .with_help(help),
+        );
     }
 
     fn check_con_arity(&mut self, con: &Ident, arity: usize) {
