@@ -673,3 +673,20 @@ fn flags_without_effect_are_warned_about() {
         }
     }
 }
+
+/// A `--profile-file` in a folder that does not exist is refused before
+/// the program runs (status 1, nothing printed), not found after the run.
+#[test]
+fn profile_file_in_a_missing_folder_is_refused_before_the_run() {
+    let dir = scratch("profile_file_missing_folder");
+    let path = dir.join("no such folder").join("p.pgcl");
+    let out = stg_run(&[
+        program("nfib").as_str(),
+        "--profile-file",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), "", "the program did not run");
+    let err = text(&out.stderr);
+    assert!(err.contains("is not a folder"), "{err}");
+}

@@ -386,6 +386,20 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
         return Ok(ExitCode::SUCCESS);
     }
 
+    // A profile that cannot be written for want of a folder is found
+    // before the run, not after it.
+    if let Some(path) = &cli.profile_file {
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+        if let Some(dir) = dir.filter(|d| !d.is_dir()) {
+            say(&format!(
+                "stg-run: cannot write the profile to {}: {} is not a folder; create it or choose another --profile-file\n",
+                path.display(),
+                dir.display()
+            ));
+            return Ok(ExitCode::from(1));
+        }
+    }
+
     let options = RunOptions {
         engine: match (cli.engine, cli.trace) {
             (_, Some(_)) | (EngineArg::Reference, _) => Engine::Reference,
