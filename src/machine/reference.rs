@@ -358,6 +358,7 @@ impl<'a> Machine<'a> {
     /// `--max-stack` counts them: rule 1 its arguments, rule 4 a
     /// continuation (its environment and 3), rules 15, 15′ and flat mode's
     /// `scc` a frame (4). The other rules push nothing.
+    #[inline]
     fn pushes(&self, rule: Rule) -> usize {
         match (rule, &self.s.control) {
             (Rule::R1, Control::Eval(e, env)) => match &self.code.expr(*e).code {
@@ -372,20 +373,35 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// Would the stacks, after `words` more, pass `--max-stack`? The error
-    /// names `at`.
-    fn check_stack(&self, rule: Rule, words: usize, at: Option<Span>) -> Result<(), RuntimeError> {
+    /// Where a limit stops the machine: the expression it is about to
+    /// evaluate (`None` elsewhere: the last place evaluated).
+    fn here(&self) -> Option<Span> {
+        match &self.s.control {
+            Control::Eval(e, _) => Some(self.code.expr(*e).span),
+            _ => None,
+        }
+    }
+
+    /// Would the stacks, after `words` more, pass `--max-stack`?
+    #[inline]
+    fn check_stack(&self, rule: Rule, words: usize) -> Result<(), RuntimeError> {
         let words = self.s.args.len() + self.rs_words + self.s.us.len() * 4 + words;
         if words as u64 * 8 > self.max_stack_bytes {
-            return Err(self.error(
+            return Err(self.limit_error(
                 ErrorKind::StackLimit {
                     limit_bytes: self.max_stack_bytes,
                 },
-                rule.name(),
-                at,
+                rule,
             ));
         }
         Ok(())
+    }
+
+    /// A limit's error, before `rule` fires.
+    #[cold]
+    #[inline(never)]
+    fn limit_error(&self, kind: ErrorKind, rule: Rule) -> RuntimeError {
+        self.error(kind, rule.name(), self.here())
     }
 
     fn closure_desc(&self, a: Addr) -> String {
@@ -661,16 +677,15 @@ impl<'a> Machine<'a> {
         };
         // A limit stops the machine before the rule fires, with none of its
         // effects, at the expression it was about to evaluate.
-        let here = match &self.s.control {
-            Control::Eval(e, _) => Some(self.code.expr(*e).span),
-            _ => None,
-        };
         if let Some(limit) = self.max_steps
             && self.steps >= limit
         {
-            return Err(self.error(ErrorKind::StepLimit { limit }, rule.name(), here));
+            return Err(self.limit_error(ErrorKind::StepLimit { limit }, rule));
         }
-        self.check_stack(rule, self.pushes(rule), here)?;
+        let words = self.pushes(rule);
+        if words > 0 {
+            self.check_stack(rule, words)?;
+        }
         if let Some(fmt) = self.trace {
             let line = self.trace_line(rule, fmt);
             if let Err(e) = writeln!(trace, "{line}") {
