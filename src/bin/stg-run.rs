@@ -169,7 +169,6 @@ enum ColorArg {
     Never,
 }
 
-/// Parses `4096`, `512K`, `64M`, `2G` (powers of 1024, like GHC's RTS).
 /// Flags given on the command line that change nothing in this run, each
 /// with what it would need: a user who types `--clock=cycles` without
 /// `--profile` expects a profile.
@@ -214,8 +213,8 @@ fn idle_flags(cli: &Cli, matches: &clap::ArgMatches) -> Vec<String> {
 /// `--max-steps`: a whole number of steps.
 fn parse_steps(text: &str) -> Result<u64, String> {
     let text = text.trim();
-    text.parse().map_err(|_| {
-        if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+    text.parse().map_err(|e: std::num::ParseIntError| {
+        if *e.kind() == std::num::IntErrorKind::PosOverflow {
             format!("`{text}` is too large (at most {})", u64::MAX)
         } else {
             format!("`{text}` is not a number of steps: write digits only, e.g. 1000000")
@@ -223,6 +222,7 @@ fn parse_steps(text: &str) -> Result<u64, String> {
     })
 }
 
+/// Parses `4096`, `512K`, `64M`, `2G` (powers of 1024, like GHC's RTS).
 fn parse_size(text: &str) -> Result<u64, String> {
     let text = text.trim();
     let (digits, unit) = match text.char_indices().last() {
@@ -230,8 +230,8 @@ fn parse_size(text: &str) -> Result<u64, String> {
         _ => (text, None),
     };
     // The number first, so that `lots` is "not a size", not "suffix `s`".
-    let n: u64 = digits.parse().map_err(|_| {
-        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+    let n: u64 = digits.parse().map_err(|e: std::num::ParseIntError| {
+        if *e.kind() == std::num::IntErrorKind::PosOverflow {
             format!("`{text}` is too large")
         } else {
             format!("`{text}` is not a size: write bytes, or a number with K, M or G")
