@@ -34,6 +34,13 @@ pub struct HeapProfile {
 }
 
 impl HeapProfile {
+    /// Was the last census taken at `step`? The engines take their final
+    /// census only if not: the heap is then the same, and a run that ends
+    /// on a census step has one sample there, not two.
+    pub fn has_sample_at(&self, step: u64) -> bool {
+        self.samples.last().is_some_and(|s| s.step == step)
+    }
+
     /// GHC's `.hp` text. `job` is the program's name; `date` is free text
     /// (pass a fixed string for reproducible output).
     pub fn to_hp(&self, job: &str, date: &str) -> String {

@@ -1306,7 +1306,7 @@ impl<'a> Machine<'a> {
     pub fn run(&mut self, out: &mut dyn Write, trace: &mut dyn Write) -> Result<(), RuntimeError> {
         self.started = Instant::now();
         let r = self.run_inner(out, trace);
-        if self.heap_by.is_some() && !self.census_taken_now() {
+        if self.heap_by.is_some() && !self.heap_profile.has_sample_at(self.steps) {
             self.census();
         }
         r
@@ -1323,16 +1323,6 @@ impl<'a> Machine<'a> {
     }
 
     /// The heap profile, when one was asked for.
-    /// Was the last census taken at this step? (The final census is then
-    /// the same heap: a run that ends on a census step has one sample
-    /// there, not two.)
-    fn census_taken_now(&self) -> bool {
-        self.heap_profile
-            .samples
-            .last()
-            .is_some_and(|s| s.step == self.steps)
-    }
-
     pub fn take_heap_profile(&mut self) -> Option<HeapProfile> {
         self.heap_by.map(|_| std::mem::take(&mut self.heap_profile))
     }

@@ -965,7 +965,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         }
         self.started = Instant::now();
         let r = self.run_inner(out);
-        if self.heap_by.is_some() && !self.census_taken_now() {
+        if self.heap_by.is_some() && !self.heap_profile.has_sample_at(self.steps) {
             self.census();
         }
         // Charge what is not yet charged.
@@ -1002,16 +1002,6 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         self.heap_profile.samples.push(sample);
         self.next_census = self.steps + self.heap_interval;
         self.next_event = self.next_census.min(self.interrupt.next);
-    }
-
-    /// Was the last census taken at this step? (The final census is then
-    /// the same heap: a run that ends on a census step has one sample
-    /// there, not two.)
-    fn census_taken_now(&self) -> bool {
-        self.heap_profile
-            .samples
-            .last()
-            .is_some_and(|s| s.step == self.steps)
     }
 
     pub fn take_heap_profile(&mut self) -> Option<HeapProfile> {
