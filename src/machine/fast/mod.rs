@@ -803,9 +803,20 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         self.s.args.len() + self.cs_words
     }
 
+    /// The limits of a rule that pushes `words` on the stacks, checked
+    /// before it fires, as the reference engine's `step` checks them: the
+    /// step limit, then `--max-stack`. A rule either stops has none of its
+    /// effects.
+    #[inline]
+    fn check_limits(&self, rule: &'static str, words: usize) -> Result<(), RuntimeError> {
+        if self.steps >= self.limit {
+            return Err(self.step_limit(rule));
+        }
+        self.check_stack(rule, words)
+    }
+
     /// Would the stacks pass `--max-stack` after a rule pushes `words`
-    /// more? Checked before the rule fires, so that a rule stopped by the
-    /// limit has none of its effects (as with the step limit).
+    /// more?
     #[inline]
     fn check_stack(&self, rule: &'static str, words: usize) -> Result<(), RuntimeError> {
         let words = self.stack_words() + words;
@@ -864,19 +875,10 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         f
     }
 
-    /// Rules 15 and 15′ (the caller counts the step).
-    fn enter_thunk(
-        &mut self,
-        a: Addr,
-        lam: Lam,
-        index: LambdaId,
-        update: bool,
-        rule: &'static str,
-    ) -> Result<(), RuntimeError> {
-        self.check_stack(rule, 4)?;
+    /// Rules 15 and 15′ (the caller checks the limits and counts the step).
+    fn enter_thunk(&mut self, a: Addr, lam: Lam, index: LambdaId, update: bool) {
         self.push_frame_enter(a, lam, index, update);
         self.s.ctl = Ctl::Eval(lam.body);
-        Ok(())
     }
 
     /// Rules 15 and 15′ up to the stack check: push the frame, open the

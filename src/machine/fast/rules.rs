@@ -28,10 +28,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                             match f {
                                 Value::Ptr(_) => {
                                     // Rule 1.
-                                    if self.steps >= self.limit {
-                                        return Err(self.step_limit("1"));
-                                    }
-                                    self.check_stack("1", args.len())?;
+                                    self.check_limits("1", args.len())?;
                                     self.at = e;
                                     let (vals, nglobals) = (&self.s.vals, self.nglobals);
                                     let (base, len) = (self.env_base, self.env_len);
@@ -75,10 +72,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                     Some(node.span),
                                 ));
                             }
-                            if self.steps >= self.limit {
-                                return Err(self.step_limit("1"));
-                            }
-                            self.check_stack("1", len.saturating_sub(1))?;
+                            self.check_limits("1", len.saturating_sub(1))?;
                             self.at = e;
                             for i in (1..len).rev() {
                                 let v = self.s.vals[base + i];
@@ -88,10 +82,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                         }
                         ExprCode::Case { scrut, .. } => {
                             // Rule 4.
-                            if self.steps >= self.limit {
-                                return Err(self.step_limit("4"));
-                            }
-                            self.check_stack("4", self.env_len + 3)?;
+                            self.check_limits("4", self.env_len + 3)?;
                             self.push_cont(e);
                             // A scrutinee that binds variables runs in a copy
                             // of the frame (the reference engine clones it):
@@ -218,11 +209,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 self.steps += 1;
                             } else {
                                 // Rule scc.
-                                if self.steps >= self.limit {
-                                    return Err(self.step_limit("scc"));
-                                }
                                 let flat = self.mode == CostCentreMode::Flat;
-                                self.check_stack("scc", if flat { 4 } else { 0 })?;
+                                self.check_limits("scc", if flat { 4 } else { 0 })?;
                                 self.at = e;
                                 match self.mode {
                                     CostCentreMode::Flat => {
@@ -513,11 +501,9 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     1 | 2 => {
                         let update = lam.kind == 1;
                         let rule = if update { "15" } else { "15′" };
-                        if self.steps >= self.limit {
-                            return Err(self.step_limit(rule));
-                        }
+                        self.check_limits(rule, 4)?;
                         self.switch(self.cc);
-                        self.enter_thunk(a, lam, info.index, update, rule)?;
+                        self.enter_thunk(a, lam, info.index, update);
                         self.steps += 1;
                         self.switch(self.cc);
                     }
