@@ -72,6 +72,33 @@ fn scc_labels_without_a_cost_centre_of_their_own_are_warnings() {
 }
 
 #[test]
+fn misspelt_constructor_in_a_pattern_is_a_warning() {
+    insta::assert_snapshot!(with_main(
+        "sum = {} \\r {xs} ->\n  case xs {} of\n    Nil {} -> 0#\n    Cosn {y, ys} -> y {}\nl = {} \\r {} -> Cons {1#, l}\n"
+    ));
+}
+
+#[test]
+fn a_constructor_matched_but_never_built_without_a_close_name_is_not_reported() {
+    // A complete case over a type some of whose constructors this program
+    // never builds is not a mistake.
+    let text = "f = {} \\r {m} ->\n  case m {} of\n    Nothing {} -> 0#\n    Just {x} -> x {}\n\
+                main = {} \\u {} -> case f {j} of\n    n -> Unit {}\nj = {} \\r {} -> Just {1#}\n";
+    let mut sources = SourceMap::new();
+    let loaded = load(
+        &mut sources,
+        &[("test.stg".to_string(), text.to_string())],
+        false,
+    )
+    .unwrap_or_else(|d| panic!("{}", render_all(&d, &sources, false)));
+    assert!(
+        loaded.warnings.is_empty(),
+        "{}",
+        render_all(&loaded.warnings, &sources, false)
+    );
+}
+
+#[test]
 fn unbound_name_in_free_list() {
     insta::assert_snapshot!(with_main(
         "f = {} \\r {x} ->\n  let t = {x, z} \\u {} -> x {}\n  in t {}\n"

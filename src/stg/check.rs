@@ -117,6 +117,7 @@ pub fn check_program(program: &mut Program) -> Vec<Diagnostic> {
         checker.check_module(module);
     }
     checker.report_arity_mismatches();
+    checker.report_unbuilt_patterns();
     checker.diags
 }
 
@@ -229,6 +230,14 @@ struct Checker {
     arity_mismatches: Map<(String, usize), (Span, usize)>,
     /// The keys of `arity_mismatches` in the order found.
     arity_mismatch_order: Vec<(String, usize)>,
+    /// Every constructor some expression of the program (Prelude included)
+    /// builds.
+    built: Set<String>,
+    /// The constructors matched by alternatives of the user's modules: the
+    /// first such alternative of each, with its arity, in the order found.
+    matched: Vec<(String, usize, Span)>,
+    /// The names in `matched`.
+    matched_names: Set<String>,
     /// Local binders of the current top-level binding, indexed by id.
     binders: Vec<Binder>,
     /// Name to the stack of binder ids in scope (innermost last).
@@ -702,6 +711,10 @@ impl Checker {
                         match &alt.pattern {
                             Pattern::Con { con, vars } => {
                                 self.check_con_arity(con, vars.len());
+                                if !self.in_prelude && !self.matched_names.contains(&con.name) {
+                                    self.matched_names.insert(con.name.clone());
+                                    self.matched.push((con.name.clone(), vars.len(), con.span));
+                                }
                                 self.check_distinct(
                                 vars,
                                 "pattern variable `{name}` is bound twice in one alternative",
@@ -735,6 +748,9 @@ impl Checker {
                 }
                 ExprKind::Con { con, args } => {
                     self.check_con_arity(con, args.len());
+                    if !self.built.contains(&con.name) {
+                        self.built.insert(con.name.clone());
+                    }
                     self.check_atoms(args);
                 }
                 ExprKind::Prim { op, args, .. } => {
@@ -857,6 +873,44 @@ impl Checker {
                     "every use of `{name}` must have the same number of fields; if these are different constructors, give them different names"
                 )),
             );
+        }
+    }
+
+    /// Constructors need no declaration, so a misspelt one in a pattern is
+    /// legal and its alternative silently never matches. When a user's
+    /// alternative matches a constructor that no expression of the program
+    /// builds, and a constructor of the same arity that is built has a close
+    /// name, that is almost surely a typo: a warning says so. (Without a
+    /// close name it may be a deliberately complete case, and nothing is
+    /// said.)
+    fn report_unbuilt_patterns(&mut self) {
+        for (name, arity, span) in std::mem::take(&mut self.matched) {
+            if self.built.contains(&name) {
+                continue;
+            }
+            let limit = (name.chars().count() / 3).max(1);
+            let close = self
+                .built
+                .iter()
+                .filter(|c| {
+                    self.con_arity
+                        .get(c.as_str())
+                        .is_some_and(|&(a, _)| a == arity)
+                })
+                .filter_map(|c| Some((edit_distance(&name, c, limit)?, c)))
+                .min();
+            if let Some((_, close)) = close {
+                self.diags.push(
+                    Diagnostic::warning(
+                        span,
+                        format!("no expression in the program builds a `{name}`, so this alternative never matches"),
+                    )
+                    .with_label(format!("`{name}` is only ever matched"))
+                    .with_help(format!(
+                        "did you mean `{close}`? Constructors need no declaration, so a misspelt one is a different constructor"
+                    )),
+                );
+            }
         }
     }
 
@@ -1091,13 +1145,18 @@ fn plural(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
-/// Levenshtein distance between `a` and `b` if it is at most `limit`.
+/// Edit distance between `a` and `b`, if it is at most `limit`: insertions,
+/// deletions, substitutions and swaps of two neighbours (`lenght` is one
+/// edit from `length`) each count one (the optimal string alignment
+/// distance).
 fn edit_distance(a: &str, b: &str, limit: usize) -> Option<usize> {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     if a.len().abs_diff(b.len()) > limit {
         return None;
     }
+    // Rows i-2, i-1 and i of the table.
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     let mut cur = vec![0; b.len() + 1];
     for i in 1..=a.len() {
@@ -1106,11 +1165,15 @@ fn edit_distance(a: &str, b: &str, limit: usize) -> Option<usize> {
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
             cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                cur[j] = cur[j].min(before[j - 2] + 1);
+            }
             row_min = row_min.min(cur[j]);
         }
         if row_min > limit {
             return None;
         }
+        std::mem::swap(&mut before, &mut prev);
         std::mem::swap(&mut prev, &mut cur);
     }
     let d = prev[b.len()];
@@ -1540,7 +1603,9 @@ mod tests {
     #[test]
     fn edit_distance_limits() {
         assert_eq!(edit_distance("xs", "xs'", 1), Some(1));
-        assert_eq!(edit_distance("lenght", "length", 2), Some(2));
+        assert_eq!(edit_distance("lenght", "length", 2), Some(1));
+        assert_eq!(edit_distance("Cosn", "Cons", 1), Some(1));
+        assert_eq!(edit_distance("ab", "ba", 0), None);
         assert_eq!(edit_distance("abc", "xyz", 1), None);
         assert_eq!(edit_distance("a", "abcd", 1), None);
     }
