@@ -160,3 +160,9 @@ fn long_line_shown_as_a_window() {
     assert!(out.len() < 1000, "{} bytes", out.len());
     insta::assert_snapshot!(out);
 }
+// An alternative left of the others: the `case` block ends before it, and
+// what is left of the binding cannot take it.
+snap!(
+    alternative_left_of_its_block,
+    "main = {} \\u {} ->\n  case f {} of\n    Nil {} -> 0#\n  Cons {x, xs} -> 1#\nf = {} \\u {} -> Nil\n"
+);

@@ -573,6 +573,21 @@ fn to_diagnostic(
         );
     }
 
+    // A line left of its block's column ends the block (and every block
+    // right of it); if it is not at the top level's column either, what it
+    // starts can only continue the binding, which had nothing left to take.
+    let only_end = e.expected().all(|p| matches!(p, RichPattern::EndOfInput));
+    if found.is_some() && only_end && starts_line(text, e.span().start) {
+        return Diagnostic::error(
+            span,
+            format!("expected the end of the binding, found {found_text}"),
+        )
+        .with_label("this line is left of the block above it, so that block ended")
+        .with_help(
+            "items of one block (the alternatives of a `case`, the bindings of a `let`) start at the same column: align this line with the others; a new top-level binding starts at column 1",
+        );
+    }
+
     let mut help: Option<String> = haskell_habit(found, prev);
     for w in [found, prev].into_iter().flatten() {
         if help.is_some() {
