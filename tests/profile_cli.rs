@@ -118,7 +118,7 @@ fn help_documents_every_report_flag() {
 }
 
 /// A `.hp` file small enough to write inline: two samples of one band.
-const SMALL_HP: &str = "JOB \"fib\"\nDATE \"d\"\nSAMPLE_UNIT \"steps\"\nVALUE_UNIT \"bytes\"\n\
+const SMALL_HP: &str = "JOB \"Main\"\nDATE \"d\"\nSAMPLE_UNIT \"steps\"\nVALUE_UNIT \"bytes\"\n\
                         BEGIN_SAMPLE 0.0\nEND_SAMPLE 0.0\nBEGIN_SAMPLE 10.0\nfib\t64\nEND_SAMPLE 10.0\n";
 
 /// Every subcommand, each with the inputs written by [`write_inputs`].
@@ -209,4 +209,28 @@ fn exclude_of_a_name_the_profile_lacks_is_an_error() {
          --exclude takes one alone (every module's) or as MODULE.NAME (one module's)\n"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn html_warns_when_the_heap_profile_is_of_another_program() {
+    let dir = scratch("job");
+    write_inputs(&dir);
+    // The fixture profiles modules MAIN, Prelude and Main; fib.hp is of
+    // `Main`, other.hp of `fib`.
+    let out = run(&dir, &["html", "fib.pgcl", "--heap", "fib.hp"]);
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    std::fs::write(
+        dir.join("other.hp"),
+        SMALL_HP.replace("JOB \"Main\"", "JOB \"fib\""),
+    )
+    .unwrap();
+    let out = run(&dir, &["html", "fib.pgcl", "--heap", "other.hp"]);
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "stg-prof: warning: other.hp is a heap profile of `fib`, but fib.pgcl profiles the \
+         modules `MAIN`, `Prelude`, `Main`; the page shows them together all the same \
+         (check that both come from one run)\n"
+    );
 }

@@ -130,8 +130,9 @@ fn load(file: &PathBuf) -> Result<stg_run::profile::Profile, String> {
     format::read(&bytes).map_err(|e| format!("stg-prof: {}: {e}", file.display()))
 }
 
-/// The chart of the heap profile `file`, as SVG.
-fn heap_svg(file: &std::path::Path) -> Result<String, String> {
+/// The chart of the heap profile `file`, as SVG, and the program it is of
+/// (its `JOB`).
+fn heap_svg(file: &std::path::Path) -> Result<(String, String), String> {
     let bytes = std::fs::read(file)
         .map_err(|e| format!("stg-prof: {}: cannot read the file: {e}", file.display()))?;
     let text = String::from_utf8(bytes).map_err(|_| {
@@ -151,7 +152,28 @@ fn heap_svg(file: &std::path::Path) -> Result<String, String> {
             hp.samples.len()
         );
     }
-    Ok(heap_chart::svg(&hp))
+    Ok((heap_chart::svg(&hp), hp.job))
+}
+
+/// Warns when the heap profile `hp_file` is of a program (`job`, the stem
+/// `stg-run` names it after) that has no module in the profile `p`: the
+/// page would show two different runs side by side.
+fn check_same_program(
+    p: &stg_run::profile::Profile,
+    file: &std::path::Path,
+    job: &str,
+    hp_file: &std::path::Path,
+) {
+    if !p.modules.iter().any(|m| m == job) {
+        let modules: Vec<String> = p.modules.iter().map(|m| format!("`{m}`")).collect();
+        eprintln!(
+            "stg-prof: warning: {} is a heap profile of `{job}`, but {} profiles the modules {}; \
+             the page shows them together all the same (check that both come from one run)",
+            hp_file.display(),
+            file.display(),
+            modules.join(", ")
+        );
+    }
 }
 
 /// An error naming every `--exclude` name that names no cost centre of the
@@ -203,12 +225,18 @@ fn main() -> ExitCode {
         Command::Dump { file } => {
             load(&file).map(|p| -> Output { Box::new(move |w| dump::write_dump(&p, w)) })
         }
-        Command::Heap { file } => heap_svg(&file).map(text),
+        Command::Heap { file } => heap_svg(&file).map(|(svg, _)| text(svg)),
         Command::Html { file, heap } => heap
-            .map(|h| heap_svg(h.as_path()))
+            .as_ref()
+            .map(|h| heap_svg(h))
             .transpose()
             .and_then(|chart| {
-                load(&file).map(|p| html::html(&p, &program_name(&file), chart.as_deref()))
+                let p = load(&file)?;
+                if let (Some((_, job)), Some(h)) = (&chart, &heap) {
+                    check_same_program(&p, &file, job, h);
+                }
+                let svg = chart.as_ref().map(|(svg, _)| svg.as_str());
+                Ok(html::html(&p, &program_name(&file), svg))
             })
             .map(text),
         Command::Callgrind { file } => load(&file)
