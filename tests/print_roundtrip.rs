@@ -135,11 +135,12 @@ fn atoms() -> impl Strategy<Value = Vec<Atom>> {
     prop::collection::vec(atom(), 0..4)
 }
 
+/// Labels as the lexer accepts them: any character but NUL (a profile
+/// stores labels NUL-terminated, so the lexer refuses one).
 fn label() -> impl Strategy<Value = String> {
     prop::collection::vec(
         prop::sample::select(vec![
-            "a", "Z", " ", "\"", "\\", "\n", "é", "{-", "--", "-}", "#", "_", "\t", "\r", "\u{0}",
-            "😀",
+            "a", "Z", " ", "\"", "\\", "\n", "é", "{-", "--", "-}", "#", "_", "\t", "\r", "😀",
         ]),
         0..6,
     )

@@ -421,6 +421,15 @@ impl<'a> Lexer<'a> {
                 self.pos += 2;
                 continue;
             }
+            if c == 0 {
+                self.diags.push(
+                    Diagnostic::error(self.span(self.pos, self.pos + 1), "a NUL character in a string")
+                        .with_label("NUL (byte 0)")
+                        .with_help("remove it: a string is a cost-centre label, and the profile stores labels NUL-terminated"),
+                );
+                self.pos += 1;
+                continue;
+            }
             // Copy one whole character.
             let ch = self.src[self.pos..].chars().next().unwrap_or('\u{FFFD}');
             value.push(ch);
@@ -683,6 +692,7 @@ mod tests {
         );
         assert_eq!(errs("\"abc\nx"), vec!["unterminated string"]);
         assert_eq!(errs(r#""a\qb""#), vec!["unknown escape in string"]);
+        assert_eq!(errs("\"a\0b\""), vec!["a NUL character in a string"]);
     }
 
     #[test]
