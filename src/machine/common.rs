@@ -209,6 +209,25 @@ impl Interrupt {
 /// ([`Accounting::call`], with the arguments `f` still lacks), then the
 /// partial application's captured stack is appended
 /// ([`Accounting::apply_pap`]). Flat mode: `current`.
+///
+/// Rule 2 meets a partial application only when it is applied after the
+/// 17a that built it (whose own continuation enters `f` directly): through
+/// the thunk 17a updated. GHC applies such a closure by evaluating it first
+/// (the apply code enters an updated thunk with a `stg_restore_cccs_eval`
+/// frame, which hands the value to `stg_ap_0`), and `stg_ap_0` returns a
+/// partial application whose stack is not the current one as a copy
+/// stamped with the current stack with its own appended (`enterFunCCS`;
+/// Note [Evaluating functions with profiling] in rts/Apply.cmm), which is
+/// then applied: its stack appended again. The two appends end where one
+/// does unless the first was cut back by recursion (a partial application
+/// built under a CAF or another branch of the stack, twins `pap_reapply`,
+/// `church`, `parser_comb`), so the captured stack is stamped that way
+/// first. A partial application under its function's own stack is left
+/// alone (see [`Accounting::apply_pap`]). GHC's collector short-cuts an
+/// updated thunk, after which GHC applies the partial application directly
+/// (one append); stg-run does not depend on when collections happen and
+/// always stamps, which is what GHC does for a CAF, and for any thunk
+/// until a collection.
 pub fn enter_pap(
     code: &Code,
     heap: &Heap,
@@ -224,6 +243,12 @@ pub fn enter_pap(
         Value::Int(_) => None,
     };
     let fun = f.map_or(captured, |f| heap.cc(f));
+    // GHC's `stg_ap_0` copy: the captured stack stamped onto the current one.
+    let captured = if captured == fun {
+        captured
+    } else {
+        acct.enter_function(current, captured)
+    };
     let stored = heap.info(pap).map_or(0, |i| i.n as usize).saturating_sub(1);
     let lacks = f
         .and_then(|f| heap.info(f))
