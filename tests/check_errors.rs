@@ -139,6 +139,11 @@ fn same_module_twice() {
 }
 
 #[test]
+fn a_module_named_like_the_main_cost_centre() {
+    insta::assert_snapshot!(diagnostics(&[("MAIN.stg", MAIN)]));
+}
+
+#[test]
 fn duplicate_argument() {
     insta::assert_snapshot!(with_main("f = {} \\r {x, y, x} -> x {}\n"));
 }

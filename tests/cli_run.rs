@@ -287,7 +287,8 @@ fn bad_sizes_say_what_is_wrong() {
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{stderr}");
     assert!(
-        stderr.contains("limit 0 bytes; raise it with --max-heap"),
+        stderr.contains("a heap limit of 0 bytes holds")
+            && stderr.contains("raise it with --max-heap"),
         "{stderr}"
     );
     // Good sizes are accepted (and big enough for the program).
@@ -688,5 +689,16 @@ fn profile_file_in_a_missing_folder_is_refused_before_the_run() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(text(&out.stdout), "", "the program did not run");
     let err = text(&out.stderr);
-    assert!(err.contains("is not a folder"), "{err}");
+    assert!(err.contains("no such folder does not exist"), "{err}");
+
+    // A file where the folder should be.
+    std::fs::write(dir.join("a file"), "").unwrap();
+    let path = dir.join("a file").join("p.pgcl");
+    let out = stg_run(&[
+        program("nfib").as_str(),
+        "--profile-file",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("a file is not a folder"));
 }

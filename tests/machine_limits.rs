@@ -429,3 +429,38 @@ main = {} \\u {} ->
         );
     }
 }
+
+#[test]
+fn a_heap_limit_too_small_for_the_globals_says_so_in_both_engines() {
+    for engine in [Engine::Fast, Engine::Reference] {
+        let r = run_text(
+            "t.stg",
+            "main = {} \\u {} -> I# {1#}\n",
+            true,
+            AutoCc::None,
+            &RunOptions {
+                engine,
+                max_heap: Some(2048),
+                ..flat()
+            },
+        );
+        let e = r.result.error.expect("stops");
+        let ErrorKind::GlobalsDoNotFit {
+            globals,
+            needed_bytes,
+            limit_bytes: 2048,
+        } = e.kind
+        else {
+            panic!("{engine:?}: {e}");
+        };
+        assert!(globals > 1 && needed_bytes > 1024, "{engine:?}: {e}");
+        assert_eq!(e.step, 0);
+        let text = e.to_string();
+        assert!(text.contains("top-level closures") && text.contains("--max-heap"));
+        assert!(
+            !text.contains("\n  at "),
+            "no place before the first step: {text}"
+        );
+        assert!(!text.contains("rule"), "no rule fired or stopped: {text}");
+    }
+}

@@ -391,8 +391,13 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
     if let Some(path) = &cli.profile_file {
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
         if let Some(dir) = dir.filter(|d| !d.is_dir()) {
+            let what = if dir.exists() {
+                "is not a folder"
+            } else {
+                "does not exist"
+            };
             say(&format!(
-                "stg-run: cannot write the profile to {}: {} is not a folder; create it or choose another --profile-file\n",
+                "stg-run: cannot write the profile to {}: {} {what}; create it or choose another --profile-file\n",
                 path.display(),
                 dir.display()
             ));

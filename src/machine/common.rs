@@ -38,6 +38,17 @@ pub(crate) fn alloc_globals(
     Some(globals)
 }
 
+/// The error when the heap cannot hold the global closures under a heap
+/// limit of `limit_bytes`.
+pub(crate) fn globals_do_not_fit(code: &Code, limit_bytes: u64) -> super::ErrorKind {
+    let globals = code.globals.len();
+    super::ErrorKind::GlobalsDoNotFit {
+        globals,
+        needed_bytes: (globals * closure_words(0) * 8) as u64,
+        limit_bytes,
+    }
+}
+
 /// The closure at `a` as messages name it: its binding's name (`outer.inner`
 /// for nested ones), its constructor, or its kind.
 pub(crate) fn closure_desc(code: &Code, heap: &Heap, a: Addr) -> String {

@@ -241,6 +241,13 @@ pub enum ErrorKind {
     StackLimit {
         limit_bytes: u64,
     },
+    /// `--max-heap` leaves no room for the program's top-level closures,
+    /// which are made before the first step.
+    GlobalsDoNotFit {
+        globals: usize,
+        needed_bytes: u64,
+        limit_bytes: u64,
+    },
     /// Writing the result or the trace failed (the program itself is fine).
     Output {
         stream: OutputStream,
@@ -368,6 +375,15 @@ impl fmt::Display for ErrorKind {
                     "stack overflow: the stacks passed {limit_bytes} bytes; raise the limit with --max-stack (e.g. --max-stack=1G)"
                 )
             }
+            ErrorKind::GlobalsDoNotFit {
+                globals,
+                needed_bytes,
+                limit_bytes,
+            } => write!(
+                f,
+                "the program's {globals} top-level closures (Prelude included, made before the first step) take {needed_bytes} bytes, more than the {} bytes of live data a heap limit of {limit_bytes} bytes holds (half of it: the collector copies between two semi-spaces); raise it with --max-heap (e.g. --max-heap=1M)",
+                limit_bytes / 2
+            ),
             ErrorKind::Output {
                 stream, message, ..
             } => write!(f, "could not write the {stream}: {message}"),
@@ -418,6 +434,7 @@ impl ErrorKind {
             | ErrorKind::Interrupted
             | ErrorKind::HeapLimit { .. }
             | ErrorKind::StackLimit { .. }
+            | ErrorKind::GlobalsDoNotFit { .. }
             | ErrorKind::Output { .. }
             | ErrorKind::Prepare { .. } => return None,
         })
@@ -427,9 +444,13 @@ impl ErrorKind {
 impl fmt::Display for RuntimeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "runtime error: {}", self.kind)?;
-        // Where the machine was says nothing about a failed write.
+        // Where the machine was says nothing about a failed write, nor
+        // before the first step.
         if let Some(loc) = &self.location
-            && !matches!(self.kind, ErrorKind::Output { .. })
+            && !matches!(
+                self.kind,
+                ErrorKind::Output { .. } | ErrorKind::GlobalsDoNotFit { .. }
+            )
         {
             write!(f, "\n  at {loc}")?;
         }

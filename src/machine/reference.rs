@@ -426,20 +426,21 @@ impl<'a> Machine<'a> {
     // ----- globals -------------------------------------------------------
 
     fn init_globals(&mut self) -> Result<(), RuntimeError> {
-        self.reserve(self.code.globals.len() * closure_words(0), Rule::R3)?;
-        match common::alloc_globals(&mut self.heap, self.code, &mut self.acct) {
+        let words = self.code.globals.len() * closure_words(0);
+        let made = self
+            .heap
+            .reserve(words, false, &mut self.s)
+            .ok()
+            .and_then(|()| common::alloc_globals(&mut self.heap, self.code, &mut self.acct));
+        match made {
             Some(globals) => {
                 self.s.globals = globals;
                 Ok(())
             }
-            None => Err(self.error(
-                ErrorKind::HeapLimit {
-                    limit_bytes: self.heap.max_bytes(),
-                    live_bytes: 0,
-                },
-                "-",
-                None,
-            )),
+            None => {
+                let kind = common::globals_do_not_fit(self.code, self.heap.max_bytes());
+                Err(self.error(kind, "-", None))
+            }
         }
     }
 

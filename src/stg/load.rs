@@ -3,7 +3,8 @@
 //!
 //! Steps: add each file to the [`SourceMap`]; parse each (the Prelude first,
 //! when asked for, then the user's files in the order given); name each
-//! module by its file stem; reject two modules with the same name; then, if
+//! module by its file stem; reject two modules with the same name, and a
+//! module named `MAIN` (the built-in cost centre's); then, if
 //! every file parsed without errors, run [`check_program`]. When a file has
 //! syntax errors the checks are skipped: with part of a module missing they
 //! would only add unbound-name noise. The result carries the warnings on
@@ -26,6 +27,10 @@ use crate::stg::parser::parse_module;
 use crate::stg::prelude;
 use crate::stg::source::SourceMap;
 use crate::stg::syntax::{FileId, Module, Program, Span};
+
+/// The module of the built-in `MAIN` cost centre: no user module may take
+/// its name.
+pub const MAIN_MODULE: &str = "MAIN";
 
 /// A program that passed every static check, with the warnings it got.
 #[derive(Debug)]
@@ -80,6 +85,20 @@ pub fn load_with(
 
     for (path, text, name) in files {
         let file = sources.add(path.clone(), text);
+        if name == MAIN_MODULE {
+            diags.push(
+                Diagnostic::error(
+                    Span::new(file, 0, 0),
+                    format!("a module cannot be named `{MAIN_MODULE}`"),
+                )
+                .with_label(format!("`{path}` would be module `{MAIN_MODULE}`"))
+                .with_help(format!(
+                    "`{MAIN_MODULE}` is the module of the built-in `MAIN` cost centre, and reports would mix the two: rename the file (a module is named by its file stem; `Main.stg` is fine)"
+                )),
+            );
+            parsed_all = false;
+            continue;
+        }
         if let Some(&first) = names.get(&name) {
             let first_name = sources.file(first).name.clone();
             let help = if name == PRELUDE_MODULE {

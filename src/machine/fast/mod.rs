@@ -931,8 +931,13 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     // ----- globals -------------------------------------------------------
 
     fn init_globals(&mut self) -> Result<(), RuntimeError> {
-        self.reserve(self.code.globals.len() * closure_words(0), "3")?;
-        match common::alloc_globals(&mut self.heap, self.code, &mut self.acct) {
+        let words = self.code.globals.len() * closure_words(0);
+        let made = self
+            .heap
+            .reserve(words, false, &mut self.s)
+            .ok()
+            .and_then(|()| common::alloc_globals(&mut self.heap, self.code, &mut self.acct));
+        match made {
             Some(globals) => {
                 // The constant area: the globals, then the literals.
                 let vals = &mut self.s.vals;
@@ -947,14 +952,10 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 self.env_len = 0;
                 Ok(())
             }
-            None => Err(self.error(
-                ErrorKind::HeapLimit {
-                    limit_bytes: self.heap.max_bytes(),
-                    live_bytes: 0,
-                },
-                "-",
-                None,
-            )),
+            None => {
+                let kind = common::globals_do_not_fit(self.code, self.heap.max_bytes());
+                Err(self.error(kind, "-", None))
+            }
         }
     }
 
