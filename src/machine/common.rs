@@ -6,23 +6,35 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::gc::{Addr, Heap, Info, Tag, Value, closure_words};
-use crate::machine::Stats;
+use crate::gc::{Addr, Heap, Info, Roots, Tag, Value, closure_words};
 use crate::machine::accounting::Accounting;
 use crate::machine::code::{Code, ExprId};
+use crate::machine::{ErrorKind, Stats};
 use crate::stg::source::SourceMap;
 use crate::stg::syntax::Span;
 
 /// Allocates one static closure per global, carrying its module's static
-/// entry (`CAF`, or the empty stack for a function in stacks mode). Static
-/// closures are not allocation by the program, so they are not counted in
-/// the heap's statistics. `None` when the heap cannot hold them.
+/// entry (`CAF`, or the empty stack for a function in stacks mode), after
+/// making room for them (`roots` are the machine's, empty at this point).
+/// Static closures are not allocation by the program, so they are not
+/// counted in the heap's statistics. When `--max-heap` leaves no room for
+/// them: the error, which has no place or rule (no step has been taken).
 pub(crate) fn alloc_globals(
     heap: &mut Heap,
     code: &Code,
     acct: &mut Accounting,
-) -> Option<Vec<Value>> {
-    let mut globals = Vec::with_capacity(code.globals.len());
+    roots: &mut dyn Roots,
+) -> Result<Vec<Value>, ErrorKind> {
+    let n = code.globals.len();
+    let does_not_fit = |heap: &Heap| ErrorKind::GlobalsDoNotFit {
+        globals: n,
+        needed_bytes: (n * closure_words(0) * 8) as u64,
+        limit_bytes: heap.max_bytes(),
+    };
+    if heap.reserve(n * closure_words(0), false, roots).is_err() {
+        return Err(does_not_fit(heap));
+    }
+    let mut globals = Vec::with_capacity(n);
     for global in &code.globals {
         let lambda = code.lambda(global.lambda);
         let cc = acct.static_entry(&code.cost_centres, global.module as usize, lambda.arity > 0);
@@ -31,22 +43,13 @@ pub(crate) fn alloc_globals(
             n: 0,
             index: global.lambda,
         };
-        let a = heap.alloc(info, cc, &[])?;
+        let Some(a) = heap.alloc(info, cc, &[]) else {
+            return Err(does_not_fit(heap));
+        };
         heap.stats.bytes_allocated -= closure_words(0) as u64 * 8;
         globals.push(Value::Ptr(a));
     }
-    Some(globals)
-}
-
-/// The error when the heap cannot hold the global closures under a heap
-/// limit of `limit_bytes`.
-pub(crate) fn globals_do_not_fit(code: &Code, limit_bytes: u64) -> super::ErrorKind {
-    let globals = code.globals.len();
-    super::ErrorKind::GlobalsDoNotFit {
-        globals,
-        needed_bytes: (globals * closure_words(0) * 8) as u64,
-        limit_bytes,
-    }
+    Ok(globals)
 }
 
 /// The closure at `a` as messages name it: its binding's name (`outer.inner`

@@ -931,14 +931,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     // ----- globals -------------------------------------------------------
 
     fn init_globals(&mut self) -> Result<(), RuntimeError> {
-        let words = self.code.globals.len() * closure_words(0);
-        let made = self
-            .heap
-            .reserve(words, false, &mut self.s)
-            .ok()
-            .and_then(|()| common::alloc_globals(&mut self.heap, self.code, &mut self.acct));
-        match made {
-            Some(globals) => {
+        match common::alloc_globals(&mut self.heap, self.code, &mut self.acct, &mut self.s) {
+            Ok(globals) => {
                 // The constant area: the globals, then the literals.
                 let vals = &mut self.s.vals;
                 vals.truncate(0);
@@ -952,10 +946,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 self.env_len = 0;
                 Ok(())
             }
-            None => {
-                let kind = common::globals_do_not_fit(self.code, self.heap.max_bytes());
-                Err(self.error(kind, "-", None))
-            }
+            Err(kind) => Err(self.error(kind, "-", None)),
         }
     }
 
