@@ -151,11 +151,14 @@ pub fn read_hp(text: &str) -> Result<HeapFile, String> {
                     ));
                 };
                 let body = l.trim();
-                let parses = body
-                    .rfind(char::is_whitespace)
-                    .and_then(|cut| body[cut..].trim().parse::<f64>().ok())
-                    .is_some_and(|v| v >= 0.0);
-                if partial_line == Some(line) && !parses {
+                // (Looked at only on that last line: every other line goes
+                // straight to the checks below.)
+                let parses = || {
+                    body.rfind(char::is_whitespace)
+                        .and_then(|cut| body[cut..].trim().parse::<f64>().ok())
+                        .is_some_and(|v| v >= 0.0)
+                };
+                if partial_line == Some(line) && !parses() {
                     // Cut off in the middle of a band's line: the sample
                     // is left open, and reported as cut short below.
                     break;
