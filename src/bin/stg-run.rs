@@ -210,16 +210,26 @@ fn idle_flags(cli: &Cli, matches: &clap::ArgMatches) -> Vec<String> {
     idle
 }
 
+/// `digits` as a `u64`, or the message for a number too large for one
+/// (`too_large`) or for anything else (`not_a_number`).
+fn parse_u64(digits: &str, too_large: String, not_a_number: String) -> Result<u64, String> {
+    digits.parse().map_err(|e: std::num::ParseIntError| {
+        if *e.kind() == std::num::IntErrorKind::PosOverflow {
+            too_large
+        } else {
+            not_a_number
+        }
+    })
+}
+
 /// `--max-steps`: a whole number of steps.
 fn parse_steps(text: &str) -> Result<u64, String> {
     let text = text.trim();
-    text.parse().map_err(|e: std::num::ParseIntError| {
-        if *e.kind() == std::num::IntErrorKind::PosOverflow {
-            format!("`{text}` is too large (at most {})", u64::MAX)
-        } else {
-            format!("`{text}` is not a number of steps: write digits only, e.g. 1000000")
-        }
-    })
+    parse_u64(
+        text,
+        format!("`{text}` is too large (at most {})", u64::MAX),
+        format!("`{text}` is not a number of steps: write digits only, e.g. 1000000"),
+    )
 }
 
 /// Parses `4096`, `512K`, `64M`, `2G` (powers of 1024, like GHC's RTS).
@@ -230,13 +240,11 @@ fn parse_size(text: &str) -> Result<u64, String> {
         _ => (text, None),
     };
     // The number first, so that `lots` is "not a size", not "suffix `s`".
-    let n: u64 = digits.parse().map_err(|e: std::num::ParseIntError| {
-        if *e.kind() == std::num::IntErrorKind::PosOverflow {
-            format!("`{text}` is too large")
-        } else {
-            format!("`{text}` is not a size: write bytes, or a number with K, M or G")
-        }
-    })?;
+    let n = parse_u64(
+        digits,
+        format!("`{text}` is too large"),
+        format!("`{text}` is not a size: write bytes, or a number with K, M or G"),
+    )?;
     let shift = match unit.map(|c| c.to_ascii_uppercase()) {
         None | Some('B') => 0,
         Some('K') => 10,
