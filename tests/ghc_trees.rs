@@ -283,6 +283,43 @@ const DISAGREEMENTS: &[Disagreement] = &[
         ),
         none: None,
     },
+    Disagreement {
+        // An scc around a `let` of a function whose body is a saturated
+        // constructor application, the function kept in a constructor and
+        // applied later: GHC's mkTick pushes the scc into the lambda, where
+        // it scopes over nothing but the constructor application and is
+        // dropped, so `f` is allocated (or, closed, made static) without
+        // it. The spec's rule 4 makes `f` capture the current stack, `k`
+        // included, and calls through the field get it appended. `mk2`,
+        // whose `f` calls a function, agrees; so does `--auto-cc=all`,
+        // where `f`'s own cost centre keeps GHC from dropping the scc.
+        name: "lam_con_scc",
+        all: None,
+        top: Some(
+            "lam_con_scc (.top.tree): trees differ
+  only stg-run: MAIN > CAF > main > u > use > runSt > mk > k 0
+  only stg-run: MAIN > CAF > main > use > runSt > getS 0
+",
+        ),
+        none: Some(
+            "lam_con_scc (.none.tree): trees differ
+  only stg-run: MAIN > CAF > u > k 0
+",
+        ),
+    },
+    Disagreement {
+        // The same in a state monad by hand: `getS = St f` with
+        // `f s = P s s`, a CAF, under -fprof-auto-top.
+        name: "state_tree",
+        all: None,
+        top: Some(
+            "state_tree (.top.tree): trees differ
+  only stg-run: MAIN > CAF > main > evalS > runSt > getS 0
+  only stg-run: MAIN > CAF > main > execS > runSt > getS 0
+",
+        ),
+        none: None,
+    },
 ];
 
 #[test]
