@@ -3,7 +3,10 @@
 //! user cost centres, shape and entry counts as GHC's profile of the twin:
 //! `--auto-cc=all` against `X.tree` (`ghc -prof -fprof-auto`),
 //! `--auto-cc=top` against `X.top.tree` (`-fprof-auto-top`) and
-//! `--auto-cc=none` against `X.none.tree` (`-prof` alone).
+//! `--auto-cc=none` against `X.none.tree` (`-prof` alone). Twins of several
+//! modules (a directory of tests/ghc/ with `Main.stdout` and more than one
+//! `.stg` file) are compared the same way against `Main.tree`,
+//! `Main.top.tree` and `Main.none.tree`, with modules kept, on both engines.
 //!
 //! The GHC side is translated as tests/ghc/README.md says: the node
 //! `MAIN > main` with 0 entries (GHC's IO action, with `showsPrec` below it)
@@ -131,10 +134,15 @@ fn twins() -> Vec<String> {
 }
 
 fn check(auto: AutoCc, suffix: &str) {
-    let failures: Vec<String> = twins()
+    let mut failures: Vec<String> = twins()
         .iter()
         .filter_map(|n| compare(n, auto, suffix).err())
         .collect();
+    failures.extend(
+        module_twins()
+            .iter()
+            .filter_map(|d| compare_modules_pinned(d, auto, &format!("Main{suffix}")).err()),
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -421,23 +429,140 @@ fn caf_built_function_across_modules_is_a_known_disagreement() {
     );
 }
 
-/// tests/ghc/two_modules: modules `Lib` and `Main` (the STG files are named
-/// so, so module names match GHC's), each with its CAF; Main calls Lib's
-/// functions and reads Lib's CAF `table`. The trees, modules included, are
-/// GHC's, with `-fprof-auto`, with `-fprof-auto-top` and with neither.
-#[test]
-fn two_modules_match_ghc() {
-    for (tree_file, ghc, r) in lib_and_main_runs("tests/ghc/two_modules") {
-        let ours = stg_tree(&r, true);
-        // Lib's CAF has its own node (the tree extraction keeps it).
-        assert!(ghc.contains_key("MAIN (MAIN) > CAF (Lib)"), "{ghc:?}");
-        assert_eq!(ours, ghc, "{tree_file}\n{}", tree_text(&r));
+/// Twins of several modules that are documented disagreements (tests/ghc/
+/// README.md, "Where the spec and GHC disagree"), checked by their own
+/// tests below rather than by [`module_twins`].
+const MODULE_DISAGREEMENTS: &[&str] = &["caf_function", "caf_function_scc"];
+
+/// The twins of several modules: every directory of tests/ghc/ holding
+/// `Main.stdout` and more than one `.stg` file, but [`MODULE_DISAGREEMENTS`].
+fn module_twins() -> Vec<String> {
+    let mut dirs: Vec<String> = std::fs::read_dir("tests/ghc")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir() && p.join("Main.stdout").exists())
+        .filter(|p| module_files(&p.to_string_lossy()).len() > 1)
+        .map(|p| p.to_string_lossy().into_owned())
+        .filter(|d| {
+            !MODULE_DISAGREEMENTS
+                .iter()
+                .any(|n| d.ends_with(&format!("/{n}")))
+        })
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+/// The `.stg` files of a twin of several modules in `dir`, `(path, text)`
+/// in load order: the other modules in path order, then `Main.stg` (as
+/// two_modules has always been loaded: `Lib` before `Main`). The order
+/// changes no tree (every top-level binding is global), only the numbering
+/// of the profile's entries.
+fn module_files(dir: &str) -> Vec<(String, String)> {
+    let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "stg"))
+        .collect();
+    paths.sort_by_key(|p| (p.file_stem().is_some_and(|s| s == "Main"), p.clone()));
+    paths
+        .into_iter()
+        .map(|p| {
+            let path = p.to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(&p).unwrap();
+            (path, text)
+        })
+        .collect()
+}
+
+/// A twin of several modules in `dir` against GHC's `tree_file`
+/// (`Main.tree`, `Main.top.tree` or `Main.none.tree`), modules kept.
+fn compare_modules(dir: &str, auto: AutoCc, tree_file: &str) -> Result<(), String> {
+    let ghc = ghc_tree(
+        &std::fs::read_to_string(format!("{dir}/{tree_file}")).unwrap(),
+        true,
+    );
+    let r = run_modules(dir, auto)?;
+    tree_diff(&format!("{dir} ({tree_file})"), &ghc, &stg_tree(&r, true))
+}
+
+/// Twins of several modules with a module that has only functions (no
+/// top-level thunk or constructor value): stg-run's stacks-mode profile
+/// has no node `MAIN > CAF (M)` for such a module M, while GHC's has one
+/// (0 entries) for every module. The node is made only when a top-level
+/// closure carrying `MAIN > CAF (M)` is allocated (`Accounting::static_entry`,
+/// for non-functions), which contradicts SEMANTICS.md's "each module has a
+/// `CAF` cost centre ... Those built-ins are in every profile": a bug
+/// (tests/ghc/README.md, "Known stg-run bugs"). Pinned exactly, in every
+/// mode, so that the fix shows: then remove the pin.
+const MISSING_CAF_NODE: &[(&str, &str)] = &[
+    ("mod_paps", "Build"),
+    ("mod_records", "Pipe"),
+    ("mod_sccs", "Outer"),
+];
+
+/// [`compare_modules`], with the twins of [`MISSING_CAF_NODE`] expected to
+/// differ by exactly that node.
+fn compare_modules_pinned(dir: &str, auto: AutoCc, tree_file: &str) -> Result<(), String> {
+    let result = compare_modules(dir, auto, tree_file);
+    let Some((_, module)) = MISSING_CAF_NODE
+        .iter()
+        .find(|(n, _)| dir.ends_with(&format!("/{n}")))
+    else {
+        return result;
+    };
+    let pinned = format!(
+        "{dir} ({tree_file}): trees differ\n  only GHC:     MAIN (MAIN) > CAF ({module}) 0\n"
+    );
+    match result {
+        Err(e) if e == pinned => Ok(()),
+        Ok(()) => Err(format!(
+            "{dir} ({tree_file}): now agrees with GHC: remove it from MISSING_CAF_NODE"
+        )),
+        Err(e) => Err(e),
     }
 }
 
-/// For a twin of two modules in `dir`, in each auto-cc mode: GHC's tree
-/// file, its tree (modules kept) and stg-run's run ([`run_lib_and_main`]).
-fn lib_and_main_runs(dir: &str) -> Vec<(&'static str, Tree, RunResult)> {
+/// Every twin of several modules is found, two_modules and the later ones
+/// included, and GHC's trees keep a `CAF` node of every one of its modules
+/// (the tree extraction of regenerate.sh leaves out only other modules).
+#[test]
+fn module_twins_are_found_with_every_module_in_ghc_trees() {
+    let twins = module_twins();
+    for n in [
+        "two_modules",
+        "three_modules",
+        "mod_paps",
+        "mod_cafs",
+        "mod_sccs",
+        "mod_thunks",
+        "mod_records",
+    ] {
+        assert!(
+            twins.iter().any(|d| d.ends_with(&format!("/{n}"))),
+            "{n} missing from {twins:?}"
+        );
+    }
+    for dir in &twins {
+        for tree_file in ["Main.tree", "Main.top.tree", "Main.none.tree"] {
+            let ghc = ghc_tree(
+                &std::fs::read_to_string(format!("{dir}/{tree_file}")).unwrap(),
+                true,
+            );
+            for (path, _) in module_files(dir) {
+                let m = stg_run::stg::load::module_name(&path);
+                assert!(
+                    ghc.contains_key(&format!("MAIN (MAIN) > CAF ({m})")),
+                    "{dir}/{tree_file}: no CAF ({m})"
+                );
+            }
+        }
+    }
+}
+
+/// For a twin of several modules in `dir`, in each auto-cc mode: GHC's tree
+/// file, its tree (modules kept) and stg-run's run ([`run_modules`]).
+fn module_runs(dir: &str) -> Vec<(&'static str, Tree, RunResult)> {
     [
         (AutoCc::All, "Main.tree"),
         (AutoCc::Top, "Main.top.tree"),
@@ -446,39 +571,35 @@ fn lib_and_main_runs(dir: &str) -> Vec<(&'static str, Tree, RunResult)> {
     .into_iter()
     .map(|(auto, tree_file)| {
         let text = std::fs::read_to_string(format!("{dir}/{tree_file}")).unwrap();
-        (
-            tree_file,
-            ghc_tree(&text, true),
-            run_lib_and_main(dir, auto),
-        )
+        let r = run_modules(dir, auto).unwrap_or_else(|e| panic!("{e}"));
+        (tree_file, ghc_tree(&text, true), r)
     })
     .collect()
 }
 
-/// Run a twin of two modules, `dir/Lib.stg` and `dir/Main.stg`, in stacks
-/// mode with `auto`, on both engines: checks the output against
-/// `dir/Main.stdout` and that the engines' profiles are the same.
-fn run_lib_and_main(dir: &str, auto: AutoCc) -> RunResult {
+/// Run a twin of several modules, the `.stg` files of `dir` in
+/// [`module_files`]'s order, in stacks mode with `auto`, on both engines:
+/// `Err` unless the output is `dir/Main.stdout` and the engines' profiles
+/// are the same.
+fn run_modules(dir: &str, auto: AutoCc) -> Result<RunResult, String> {
     use stg_run::machine;
     use stg_run::stg::auto_cc;
     use stg_run::stg::load::load;
     use stg_run::stg::source::SourceMap;
-    let files: Vec<(String, String)> = ["Lib.stg", "Main.stg"]
-        .iter()
-        .map(|f| {
-            let path = format!("{dir}/{f}");
-            (path.clone(), std::fs::read_to_string(&path).unwrap())
-        })
-        .collect();
+    let files = module_files(dir);
     let mut sources = SourceMap::new();
-    let mut loaded = load(&mut sources, &files, true).expect("the twin loads");
+    let mut loaded =
+        load(&mut sources, &files, true).map_err(|d| format!("{dir} does not load: {d:?}"))?;
     auto_cc::apply(&mut loaded.program, auto);
     let (mut out, mut trace) = (Vec::new(), Vec::new());
     let r = machine::run(&loaded.program, &sources, &stacks(), &mut out, &mut trace);
-    assert_eq!(
-        String::from_utf8(out).unwrap(),
-        std::fs::read_to_string(format!("{dir}/Main.stdout")).unwrap()
-    );
+    let expected = std::fs::read_to_string(format!("{dir}/Main.stdout")).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    if out != expected {
+        return Err(format!(
+            "{dir} ({auto:?}): printed {out:?}, not Main.stdout's {expected:?}"
+        ));
+    }
     let reference = machine::RunOptions {
         engine: machine::Engine::Reference,
         ..stacks()
@@ -491,8 +612,10 @@ fn run_lib_and_main(dir: &str, auto: AutoCc) -> RunResult {
         &mut out2,
         &mut trace2,
     );
-    assert_eq!(r2.profile, r.profile, "the engines' profiles differ");
-    r
+    if r2.profile != r.profile {
+        return Err(format!("{dir} ({auto:?}): the engines' profiles differ"));
+    }
+    Ok(r)
 }
 
 /// Functions built by CAFs of module `Lib` (`inc5 = adder 5`, a local
@@ -507,7 +630,7 @@ fn run_lib_and_main(dir: &str, auto: AutoCc) -> RunResult {
 /// that stg-run has between the caller and the appended part.
 #[test]
 fn caf_built_functions_across_modules_keep_the_caf_node_unlike_ghc() {
-    for (tree_file, ghc, r) in lib_and_main_runs("tests/ghc/caf_function_scc") {
+    for (tree_file, ghc, r) in module_runs("tests/ghc/caf_function_scc") {
         let ours = stg_tree(&r, true);
         assert!(tree_diff(tree_file, &ghc, &ours).is_err(), "{tree_file}");
         // stg-run's tree with every `CAF (Lib)` below the top level
