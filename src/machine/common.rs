@@ -15,7 +15,8 @@ use crate::stg::syntax::Span;
 
 /// Allocates one static closure per global, carrying its module's static
 /// entry (`CAF`, or the empty stack for a function in stacks mode), after
-/// making room for them (`roots` are the machine's, empty at this point).
+/// making room for them (`roots` are the machine's, empty at this point),
+/// and every module's `MAIN > CAF` stack in stacks mode.
 /// Static closures are not allocation by the program, so they are not
 /// counted in the heap's statistics. When `--max-heap` leaves no room for
 /// them: the error, which has no place or rule (no step has been taken).
@@ -49,6 +50,7 @@ pub(crate) fn alloc_globals(
         heap.stats.bytes_allocated -= closure_words(0) as u64 * 8;
         globals.push(Value::Ptr(a));
     }
+    acct.make_caf_stacks(&code.cost_centres);
     Ok(globals)
 }
 

@@ -89,12 +89,19 @@ pub fn stack_counters(r: &RunResult, path: &[&str]) -> Option<stg_run::profile::
     if path.first() != Some(&"MAIN") || name(0) != "MAIN" {
         return None;
     }
+    // Every module has a `CAF` node under `MAIN`: the Prelude's (which no
+    // path here means) is passed over for the program's.
+    let in_prelude = |i: u32| {
+        let cc = &p.cost_centres[p.entries[i as usize].cost_centre as usize - 1];
+        p.modules[cc.module as usize - 1] == "Prelude"
+    };
     let mut cur = 0u32;
     for step in &path[1..] {
-        cur = *p.entries[cur as usize]
-            .children
+        let children = &p.entries[cur as usize].children;
+        cur = *children
             .iter()
-            .find(|&&c| name(c) == *step)?;
+            .find(|&&c| name(c) == *step && !in_prelude(c))
+            .or_else(|| children.iter().find(|&&c| name(c) == *step))?;
     }
     Some(p.entries[cur as usize].counters)
 }
