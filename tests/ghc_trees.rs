@@ -247,6 +247,29 @@ const DISAGREEMENTS: &[Disagreement] = &[
         none: None,
     },
     Disagreement {
+        // The same rule for constants bound by name in textbook style: a
+        // where-bound `m = 7` (`{} \u {} -> I# {7#}`) and the top-level
+        // `limit = 100` (`{} \u {} -> I# {100#}`) have a constructor
+        // application as body and get no cost centre, where GHC makes each a
+        // thunk with a counting tick (`scale.m`, one entry per call of
+        // scale; `CAF > limit`). The twin's `k = 10` written
+        // `{} \u {} -> ten {}` and its list `ds = [1, 2, 3]` written as a
+        // thunk whose body is a `let` agree (`scale.k`, `total.ds`).
+        name: "where_const",
+        all: Some(
+            "where_const (.tree): trees differ
+  only GHC:     MAIN > CAF > limit 1
+  only GHC:     MAIN > CAF > main > main.a > scale > scale.m 2000
+",
+        ),
+        top: Some(
+            "where_const (.top.tree): trees differ
+  only GHC:     MAIN > CAF > limit 1
+",
+        ),
+        none: None,
+    },
+    Disagreement {
         // An scc directly around a constructor application whose field is a
         // function: GHC (CoreUtils.mkTick) counts the entry outside and
         // pushes a scoping-only scc into each function-typed argument, so
