@@ -67,15 +67,6 @@ fn stg_tree(r: &RunResult, modules: bool) -> Tree {
     while let Some((i, prefix)) = work.pop() {
         let e = &p.entries[i as usize];
         let cc = &p.cost_centres[e.cost_centre as usize - 1];
-        // The Prelude is a library: its `MAIN > CAF` node is left out, as
-        // regenerate.sh leaves out GHC's `CAF GHC.Base` and the like.
-        if !prefix.contains(" > ")
-            && !prefix.is_empty()
-            && cc.name == "CAF"
-            && p.modules[cc.module as usize - 1] == "Prelude"
-        {
-            continue;
-        }
         let name = if modules {
             format!("{} ({})", cc.name, p.modules[cc.module as usize - 1])
         } else {
@@ -88,6 +79,11 @@ fn stg_tree(r: &RunResult, modules: bool) -> Tree {
         };
         tree.insert(path.clone(), e.counters.strict_calls);
         for &c in &e.children {
+            // The Prelude is a library: its `MAIN > CAF` node is left out,
+            // as regenerate.sh leaves out GHC's `CAF GHC.Base` and the like.
+            if i == 0 && in_prelude(p, c) {
+                continue;
+            }
             work.push((c, path.clone()));
         }
     }

@@ -59,11 +59,12 @@ impl Accounting {
     }
 
     /// Stacks mode: make the stack `MAIN > CAF` of every module that has
-    /// none yet, in module order, so that each is in the profile (SEMANTICS.md: "each module has
-    /// a `CAF` cost centre ... Those built-ins are in every profile"), also
-    /// for a module of functions only, whose closures carry the empty stack
-    /// and would never make it. GHC's profile likewise has `MAIN > CAF M`
-    /// for every module. Flat mode has every cost centre already.
+    /// none yet, so that each is in the profile (SEMANTICS.md: "each module
+    /// has a `CAF` cost centre ... Those built-ins are in every profile"),
+    /// also for a module of functions only, whose closures carry the empty
+    /// stack and would never make it. GHC's profile likewise has
+    /// `MAIN > CAF M` for every module. Flat mode declares every cost centre
+    /// already.
     pub fn make_caf_stacks(&mut self, table: &CostCentreTable) {
         if self.mode == CostCentreMode::Stacks {
             for &caf in &table.cafs {

@@ -78,6 +78,13 @@ pub fn flat_counters(r: &RunResult, name: &str) -> stg_run::profile::Counters {
     Default::default()
 }
 
+/// Whether entry `i` of the profile is of a cost centre of the Prelude
+/// (under `MAIN`: the Prelude's `CAF`, which every stacks-mode profile has).
+pub fn in_prelude(p: &stg_run::profile::Profile, i: u32) -> bool {
+    let cc = &p.cost_centres[p.entries[i as usize].cost_centre as usize - 1];
+    p.modules[cc.module as usize - 1] == "Prelude"
+}
+
 /// Counters of the stack `path` (names from the root `MAIN`), if present.
 pub fn stack_counters(r: &RunResult, path: &[&str]) -> Option<stg_run::profile::Counters> {
     let p = &r.profile;
@@ -91,16 +98,12 @@ pub fn stack_counters(r: &RunResult, path: &[&str]) -> Option<stg_run::profile::
     }
     // Every module has a `CAF` node under `MAIN`: the Prelude's (which no
     // path here means) is passed over for the program's.
-    let in_prelude = |i: u32| {
-        let cc = &p.cost_centres[p.entries[i as usize].cost_centre as usize - 1];
-        p.modules[cc.module as usize - 1] == "Prelude"
-    };
     let mut cur = 0u32;
     for step in &path[1..] {
         let children = &p.entries[cur as usize].children;
         cur = *children
             .iter()
-            .find(|&&c| name(c) == *step && !in_prelude(c))
+            .find(|&&c| name(c) == *step && !in_prelude(p, c))
             .or_else(|| children.iter().find(|&&c| name(c) == *step))?;
     }
     Some(p.entries[cur as usize].counters)
