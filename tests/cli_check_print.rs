@@ -4,44 +4,19 @@
 //! gives a program that checks and prints to itself.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+
+mod cli_common;
+mod corpus;
+
+use cli_common::{stg_run, text};
+use corpus::programs;
 
 fn programs_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("programs")
-}
-
-/// Every program of `programs/` but the Prelude, found by listing the
-/// directory so that a new program is covered.
-fn programs() -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(programs_dir())
-        .expect("programs/ is readable")
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "stg"))
-        .filter(|p| p.file_stem().is_some_and(|s| s != "Prelude"))
-        .collect();
-    paths.sort();
-    assert!(paths.len() >= 10, "programs/ lists only {paths:?}");
-    paths
+    corpus::repo("programs")
 }
 
 fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("cli_check_print")
-        .join(test);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn stg_run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_stg-run"))
-        .args(args)
-        .output()
-        .expect("stg-run starts")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+    cli_common::scratch("cli_check_print", test)
 }
 
 /// LANGUAGE.md, "Example" (prints `[2,4]`).

@@ -5,9 +5,12 @@
 //! files and sizes, `--stats`, `--trace`, `--profile`'s default file.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 use stg_run::profile::format;
+
+mod cli_common;
+use cli_common::{stg_run, text};
 
 fn programs_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("programs")
@@ -22,23 +25,7 @@ fn program(name: &str) -> String {
 }
 
 fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("cli_run")
-        .join(test);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn stg_run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_stg-run"))
-        .args(args)
-        .output()
-        .expect("stg-run starts")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+    cli_common::scratch("cli_run", test)
 }
 
 fn total_ticks(file: &Path) -> u64 {

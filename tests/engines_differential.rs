@@ -9,6 +9,7 @@
 //! copied, collections, residency). (bench/run.sh compares the engines on
 //! bench/programs.) Random programs: tests/engines_random.rs.
 
+mod corpus;
 mod engines_common;
 use engines_common::*;
 use stg_run::machine::RunOptions;
@@ -18,45 +19,18 @@ use stg_run::stg::auto_cc::AutoCc;
 /// A program: its files, `(path, text)` in load order.
 type Program = Vec<(String, String)>;
 
-/// The `.stg` files of `dir` (not the Prelude), sorted by path.
-fn stg_files(dir: &std::path::Path) -> Vec<(String, String)> {
-    let mut v = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().and_then(|e| e.to_str()) != Some("stg") {
-            continue;
-        }
-        if path.file_stem().and_then(|s| s.to_str()) == Some("Prelude") {
-            continue;
-        }
-        let text = std::fs::read_to_string(&path).unwrap();
-        v.push((path.to_string_lossy().into_owned(), text));
-    }
-    v.sort();
-    v
-}
-
 /// Every `.stg` file of `dir` as a program, and every subdirectory holding
 /// `.stg` files as one program of several modules, all of its files loaded
 /// in path order (tests/ghc/two_modules's Lib before Main, caf_function's A
 /// before B, three_modules's Base, Main, Stats: the order changes no
 /// output, only the numbering of profile entries, the same in both engines).
 fn programs_in(dir: &str) -> Vec<Program> {
-    let mut v: Vec<Program> = stg_files(dir.as_ref())
+    let mut v: Vec<Program> = corpus::stg_paths(dir)
         .into_iter()
-        .map(|f| vec![f])
+        .map(|p| corpus::read_all(&[p]))
         .collect();
-    let mut dirs: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
-    for d in dirs {
-        let files = stg_files(&d);
-        if !files.is_empty() {
-            v.push(files);
-        }
+    for d in corpus::module_dirs(dir) {
+        v.push(corpus::read_all(&corpus::stg_paths(d)));
     }
     v
 }

@@ -15,6 +15,7 @@
 //! `pat`. Nodes are compared as the set of paths from
 //! `MAIN` with their entry counts, so the order of children does not matter.
 
+mod corpus;
 mod machine_common;
 use machine_common::*;
 use std::collections::BTreeMap;
@@ -492,20 +493,16 @@ const MODULE_DISAGREEMENTS: &[&str] = &["caf_function", "caf_function_scc"];
 /// The twins of several modules: every directory of tests/ghc/ holding
 /// `Main.stdout` and more than one `.stg` file, but [`MODULE_DISAGREEMENTS`].
 fn module_twins() -> Vec<String> {
-    let mut dirs: Vec<String> = std::fs::read_dir("tests/ghc")
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir() && p.join("Main.stdout").exists())
-        .filter(|p| module_files(&p.to_string_lossy()).len() > 1)
+    corpus::module_dirs("tests/ghc")
+        .into_iter()
+        .filter(|p| p.join("Main.stdout").exists() && corpus::stg_paths(p).len() > 1)
         .map(|p| p.to_string_lossy().into_owned())
         .filter(|d| {
             !MODULE_DISAGREEMENTS
                 .iter()
                 .any(|n| d.ends_with(&format!("/{n}")))
         })
-        .collect();
-    dirs.sort();
-    dirs
+        .collect()
 }
 
 /// The `.stg` files of a twin of several modules in `dir`, `(path, text)`
@@ -514,20 +511,10 @@ fn module_twins() -> Vec<String> {
 /// changes no tree (every top-level binding is global), only the numbering
 /// of the profile's entries.
 fn module_files(dir: &str) -> Vec<(String, String)> {
-    let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "stg"))
-        .collect();
-    paths.sort_by_key(|p| (p.file_stem().is_some_and(|s| s == "Main"), p.clone()));
-    paths
-        .into_iter()
-        .map(|p| {
-            let path = p.to_string_lossy().into_owned();
-            let text = std::fs::read_to_string(&p).unwrap();
-            (path, text)
-        })
-        .collect()
+    let mut paths = corpus::stg_paths(dir);
+    // A stable sort: the other modules keep their path order.
+    paths.sort_by_key(|p| p.file_stem().is_some_and(|s| s == "Main"));
+    corpus::read_all(&paths)
 }
 
 /// A twin of several modules in `dir` against GHC's `tree_file`

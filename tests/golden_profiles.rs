@@ -112,36 +112,19 @@ use std::process::{Command, Output};
 
 use stg_run::profile::format;
 
-fn programs_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("programs")
-}
+mod cli_common;
+mod corpus;
 
-/// Every program of `programs/` but the Prelude, sorted by name.
-fn programs() -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(programs_dir())
-        .expect("programs/ is readable")
-        .filter_map(|e| {
-            let path = e.ok()?.path();
-            if path.extension()? != "stg" {
-                return None;
-            }
-            let stem = path.file_stem()?.to_str()?.to_string();
-            (stem != "Prelude").then_some(stem)
-        })
-        .collect();
-    names.sort();
-    assert!(names.len() >= 10, "programs/ lists only {names:?}");
-    names
+use cli_common::stg_run;
+use corpus::program_names as programs;
+
+fn programs_dir() -> PathBuf {
+    corpus::repo("programs")
 }
 
 /// A fresh, empty directory for one test.
 fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("golden_profiles")
-        .join(test);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create a scratch directory");
-    dir
+    cli_common::scratch("golden_profiles", test)
 }
 
 /// The exit status a program's run should have: `programs/<p>.exit` if
@@ -172,13 +155,6 @@ impl Mode {
             Mode::Stacks => &["--cost-centres=stacks", "--auto-cc=all"],
         }
     }
-}
-
-fn stg_run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_stg-run"))
-        .args(args)
-        .output()
-        .expect("stg-run starts")
 }
 
 /// Runs `program` in `mode` writing the profile to `file`; checks the exit

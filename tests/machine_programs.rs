@@ -1,6 +1,7 @@
 //! Every programs/*.stg prints its .stdout in both cost-centre modes and
 //! under gc_stress; programs with a .exit of 3 stop with a runtime error.
 
+mod corpus;
 mod machine_common;
 use machine_common::*;
 use stg_run::machine::RunOptions;
@@ -9,15 +10,8 @@ use stg_run::stg::auto_cc::AutoCc;
 fn check_all(options: &RunOptions, what: &str, skip_big: bool) {
     let mut n = 0;
     let mut failures = Vec::new();
-    for entry in std::fs::read_dir("programs").unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().and_then(|e| e.to_str()) != Some("stg") {
-            continue;
-        }
-        let stem = path.file_stem().unwrap().to_str().unwrap().to_string();
-        if stem == "Prelude" {
-            continue;
-        }
+    for path in corpus::stg_paths("programs") {
+        let stem = corpus::stem(&path);
         let text = std::fs::read_to_string(&path).unwrap();
         if skip_big && text.contains("-- big") {
             continue;

@@ -13,14 +13,15 @@
 //!   `STG_RUN_REQUIRE_CLIENTS` is set
 //!   (`.ci/run` installs valgrind), where it fails.
 
+mod cli_common;
+mod corpus;
 mod profile_fixture;
-mod report_clients;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use report_clients::{have, stg_prof, stg_prof_run};
+use cli_common::{have, stg_prof, stg_prof_run};
 use stg_run::profile::{Profile, callgrind::callgrind, format};
 
 /// The fib fixture (tests/profile_fixture): functions are `Module.name`;
@@ -146,13 +147,13 @@ fn totals(p: &Profile) -> Vec<u128> {
 }
 
 fn scratch(test: &str) -> PathBuf {
-    report_clients::scratch("profile_callgrind", test)
+    cli_common::scratch("profile_callgrind", test)
 }
 
 /// The profile of `programs/<program>.stg` run with `mode_args` (programs
 /// that stop on an error still write theirs).
 fn profile_of(dir: &Path, program: &str, mode_args: &[&str]) -> PathBuf {
-    report_clients::profile_of(dir, program, mode_args).0
+    cli_common::profile_of(dir, program, mode_args).0
 }
 
 /// Names come from any `.pgcl` file; one holding a line break must not
@@ -190,16 +191,7 @@ const MODES: [(&str, &[&str]); 2] = [
 
 #[test]
 fn every_program_reads_back_to_its_profile() {
-    let mut programs: Vec<String> = std::fs::read_dir(report_clients::program(""))
-        .unwrap()
-        .filter_map(|e| {
-            let path = e.ok()?.path();
-            (path.extension()? == "stg").then(|| path.file_stem()?.to_str().map(String::from))?
-        })
-        .filter(|s| s != "Prelude")
-        .collect();
-    programs.sort();
-    assert!(programs.len() >= 10);
+    let programs = corpus::program_names();
     for (mode, args) in MODES {
         let dir = scratch(&format!("all-{mode}"));
         for program in &programs {

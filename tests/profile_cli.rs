@@ -1,5 +1,6 @@
 //! The `stg-prof` command line: output, errors and exit status.
 
+mod cli_common;
 mod profile_fixture;
 
 use std::path::PathBuf;
@@ -8,9 +9,7 @@ use std::process::{Command, Output};
 use stg_run::profile::{dump::dump, format, report};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("stg-prof-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    cli_common::scratch("profile_cli", name)
 }
 
 fn run(dir: &PathBuf, args: &[&str]) -> Output {

@@ -17,12 +17,12 @@
 //!   without `hp2ps` in the same way (`.ci/run` installs Debian's `ghc`,
 //!   which has it).
 
-mod report_clients;
+mod cli_common;
 
 use std::path::Path;
 use std::process::Command;
 
-use report_clients::{chromium, dump_dom, have, scratch, stg_prof, stg_prof_run, stg_run_in};
+use cli_common::{chromium, dump_dom, have, scratch, stg_prof, stg_prof_run, stg_run_in};
 use stg_run::profile::heap_chart::{read_hp, svg};
 
 #[test]
@@ -245,7 +245,7 @@ fn real_and_ghc_style_files_draw() {
     chromium_parses(&dir, "ghc_style", &chart);
 
     // A real heap profile, through both binaries.
-    let src = report_clients::program("foldl_leak.stg");
+    let src = cli_common::program("foldl_leak.stg");
     stg_run_in(
         &dir,
         &[
@@ -358,7 +358,7 @@ fn hp2ps_reads_what_stg_run_writes() {
         return;
     }
     let dir = scratch("profile_heap_chart", "hp2ps");
-    let src = report_clients::program("foldl_leak.stg");
+    let src = cli_common::program("foldl_leak.stg");
     for (name, args) in [
         ("cc", &["--heap-profile=cc"][..]),
         (

@@ -15,12 +15,12 @@
 //! message, unless `STG_RUN_REQUIRE_CLIENTS` is set (`.ci/run` sets it and
 //! installs chromium), where they fail.
 
+mod cli_common;
 mod profile_fixture;
-mod report_clients;
 
 use std::path::{Path, PathBuf};
 
-use report_clients::{chromium, dump_dom, stg_prof, stg_run_in};
+use cli_common::{chromium, dump_dom, stg_prof, stg_run_in};
 
 use stg_run::profile::{CostCentreDecl, Profile, format, html::html};
 
@@ -115,7 +115,7 @@ fn inherited(p: &Profile) -> Vec<(u64, u64)> {
 /// The profile of `programs/<program>.stg` in stacks mode, `--auto-cc=all`.
 fn profile_of(dir: &Path, program: &str) -> PathBuf {
     let (file, out) =
-        report_clients::profile_of(dir, program, &["--cost-centres=stacks", "--auto-cc=all"]);
+        cli_common::profile_of(dir, program, &["--cost-centres=stacks", "--auto-cc=all"]);
     assert!(
         out.status.success(),
         "{}",
@@ -129,7 +129,7 @@ fn the_page_shows_what_the_report_says() {
     if !chromium() {
         return;
     }
-    let dir = report_clients::scratch("profile_html", "report");
+    let dir = cli_common::scratch("profile_html", "report");
     for program in ["nfib", "queens", "scc_pair"] {
         let file = profile_of(&dir, program);
         let profile = format::read(&std::fs::read(&file).unwrap()).unwrap();
@@ -207,8 +207,8 @@ fn the_page_shows_what_the_report_says() {
 
 #[test]
 fn heap_chart_is_shown_under_the_tree() {
-    let dir = report_clients::scratch("profile_html", "heap");
-    let src = report_clients::program("foldl_leak.stg");
+    let dir = cli_common::scratch("profile_html", "heap");
+    let src = cli_common::program("foldl_leak.stg");
     stg_run_in(
         &dir,
         &[
@@ -244,7 +244,7 @@ fn a_deep_tree_opens_to_depth_fifty() {
     if !chromium() {
         return;
     }
-    let dir = report_clients::scratch("profile_html", "deep");
+    let dir = cli_common::scratch("profile_html", "deep");
     let page = dir.join("deep.html");
     std::fs::write(&page, html(&profile_fixture::chain(200), "deep", None)).unwrap();
     let rows = tree_rows(&page_dom(&dir, &page, ""));
@@ -266,7 +266,7 @@ fn names_are_text_not_markup() {
     if !chromium() {
         return;
     }
-    let dir = report_clients::scratch("profile_html", "markup");
+    let dir = cli_common::scratch("profile_html", "markup");
     let file = dir.join("markup.html");
     std::fs::write(&file, &page).unwrap();
     let dom = page_dom(&dir, &file, "");

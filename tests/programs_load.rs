@@ -2,6 +2,8 @@
 //! tests/ghc/) and the bundled Prelude parse and pass the static checks with
 //! no error and no warning, and every program has its expected output file.
 
+mod corpus;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -9,16 +11,9 @@ use stg_run::stg::diagnostic::render_all;
 use stg_run::stg::load::load;
 use stg_run::stg::source::SourceMap;
 
+/// The `.stg` files of the repository's `dir`, the Prelude left out.
 fn stg_files(dir: &str) -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
-    let mut files: Vec<PathBuf> = fs::read_dir(&root)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", root.display()))
-        .map(|entry| entry.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "stg"))
-        .filter(|p| p.file_stem().is_some_and(|s| s != "Prelude"))
-        .collect();
-    files.sort();
-    files
+    corpus::stg_paths(corpus::repo(dir))
 }
 
 fn loads_cleanly(path: &Path) -> Result<(), String> {
@@ -86,4 +81,23 @@ fn every_bench_program_loads() {
 #[test]
 fn every_ghc_example_loads() {
     check_dir("tests/ghc", 1);
+}
+
+/// The twins of several modules (tests/ghc/*/), all modules of each loaded
+/// together. (Their outputs are checked by tests/ghc_trees.rs.)
+#[test]
+fn every_program_of_several_modules_loads() {
+    let dirs = corpus::module_dirs(corpus::repo("tests/ghc"));
+    assert!(dirs.len() >= 8, "only {dirs:?}");
+    let mut failures = Vec::new();
+    for dir in &dirs {
+        let mut sources = SourceMap::new();
+        let files = corpus::read_all(&corpus::stg_paths(dir));
+        match load(&mut sources, &files, true) {
+            Ok(loaded) if loaded.warnings.is_empty() => {}
+            Ok(loaded) => failures.push(render_all(&loaded.warnings, &sources, false)),
+            Err(diags) => failures.push(render_all(&diags, &sources, false)),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

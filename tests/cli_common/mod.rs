@@ -1,8 +1,8 @@
-//! What the report tests share: scratch directories, running the two
-//! binaries, and the real clients of the reports (Chromium, Valgrind's
-//! `callgrind_annotate`, GHC's `hp2ps`), which a test skips with a message
-//! where the tool is missing, unless `STG_RUN_REQUIRE_CLIENTS` is set
-//! (`.ci/run` sets it and installs them), where it fails.
+//! What the tests of the two binaries share: scratch directories, running
+//! `stg-run` and `stg-prof`, and the real clients of the reports (Chromium,
+//! Valgrind's `callgrind_annotate`, GHC's `hp2ps`), which a test skips with
+//! a message where the tool is missing, unless `STG_RUN_REQUIRE_CLIENTS` is
+//! set (`.ci/run` sets it and installs them), where it fails.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -43,6 +43,19 @@ pub fn profile_of(dir: &Path, program_name: &str, args: &[&str]) -> (PathBuf, Ou
         String::from_utf8_lossy(&out.stderr)
     );
     (file, out)
+}
+
+/// Runs `stg-run ARGS`, unchecked.
+pub fn stg_run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_stg-run"))
+        .args(args)
+        .output()
+        .expect("stg-run starts")
+}
+
+/// Output bytes as text (lossy: a test then shows what it got).
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// Runs `stg-run ARGS` in `dir`, which must succeed.
