@@ -16,80 +16,12 @@
 //! `MAIN` with their entry counts, so the order of children does not matter.
 
 mod corpus;
+mod ghc_common;
 mod machine_common;
+use ghc_common::{Tree, ghc_tree, stg_tree, tree_diff};
 use machine_common::*;
-use std::collections::BTreeMap;
 use stg_run::machine::RunResult;
 use stg_run::stg::auto_cc::AutoCc;
-
-type Tree = BTreeMap<String, u64>;
-
-/// Paths (names joined with " > ") of a GHC .tree file, with entry counts;
-/// with `modules`, each node is `name (Module)` (for programs of several
-/// modules, whose CAF nodes differ only by module).
-fn ghc_tree(text: &str, modules: bool) -> Tree {
-    let mut tree = Tree::new();
-    let mut stack: Vec<String> = Vec::new();
-    let mut skip_below: Option<usize> = None;
-    for line in text.lines() {
-        let depth = line.len() - line.trim_start().len();
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        let (name, module, entries) = (fields[0], fields[1], fields[2].parse::<u64>().unwrap());
-        if let Some(d) = skip_below {
-            if depth > d {
-                continue;
-            }
-            skip_below = None;
-        }
-        // GHC's IO action node directly under MAIN.
-        if depth == 1 && name == "main" && entries == 0 {
-            skip_below = Some(depth);
-            continue;
-        }
-        stack.truncate(depth);
-        // A pattern binding's tuple thunk: GHC's `f.(...)` is the twin's
-        // `f.pat` (README.md, "Differences").
-        let node = name.replace("(...)", "pat");
-        stack.push(if modules {
-            format!("{node} ({module})")
-        } else {
-            node
-        });
-        tree.insert(stack.join(" > "), entries);
-    }
-    tree
-}
-
-/// stg-run's tree as paths, as [`ghc_tree`] reads GHC's.
-fn stg_tree(r: &RunResult, modules: bool) -> Tree {
-    let p = &r.profile;
-    let mut tree = Tree::new();
-    let mut work = vec![(0u32, String::new())];
-    while let Some((i, prefix)) = work.pop() {
-        let e = &p.entries[i as usize];
-        let cc = &p.cost_centres[e.cost_centre as usize - 1];
-        let name = if modules {
-            format!("{} ({})", cc.name, p.modules[cc.module as usize - 1])
-        } else {
-            cc.name.clone()
-        };
-        let path = if prefix.is_empty() {
-            name
-        } else {
-            format!("{prefix} > {name}")
-        };
-        tree.insert(path.clone(), e.counters.strict_calls);
-        for &c in &e.children {
-            // The Prelude is a library: its `MAIN > CAF` node is left out,
-            // as regenerate.sh leaves out GHC's `CAF GHC.Base` and the like.
-            if i == 0 && in_prelude(p, c) {
-                continue;
-            }
-            work.push((c, path.clone()));
-        }
-    }
-    tree
-}
 
 fn compare(name: &str, auto: AutoCc, suffix: &str) -> Result<(), String> {
     let stg = ["programs", "tests/ghc"]
@@ -105,25 +37,6 @@ fn compare(name: &str, auto: AutoCc, suffix: &str) -> Result<(), String> {
     let r = run_text(&stg, &text, true, auto, &stacks());
     let ours = stg_tree(&r.result, false);
     tree_diff(&format!("{name} ({suffix})"), &ghc, &ours)
-}
-
-/// `Err` listing every path on one side only or with other entry counts.
-fn tree_diff(what: &str, ghc: &Tree, ours: &Tree) -> Result<(), String> {
-    let mut msg = format!("{what}: trees differ\n");
-    let clean = msg.len();
-    for (path, n) in ghc {
-        match ours.get(path) {
-            None => msg.push_str(&format!("  only GHC:     {path} {n}\n")),
-            Some(m) if m != n => msg.push_str(&format!("  GHC {n}, stg-run {m}: {path}\n")),
-            _ => {}
-        }
-    }
-    for (path, n) in ours {
-        if !ghc.contains_key(path) {
-            msg.push_str(&format!("  only stg-run: {path} {n}\n"));
-        }
-    }
-    if msg.len() == clean { Ok(()) } else { Err(msg) }
 }
 
 fn twins() -> Vec<String> {

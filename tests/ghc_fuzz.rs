@@ -1,0 +1,325 @@
+//! A differential fuzzer against GHC's profiler (tests/ghc/README.md, "A
+//! differential fuzzer"). `gen` makes, from a seed, one abstract program
+//! printed as a Haskell twin and as its STG translation; here:
+//!
+//! - `generated_programs_run_on_both_engines` (no GHC): the STG of a few
+//!   dozen seeds loads, terminates within the step limit (most of them) and
+//!   gives the same output and profile on both engines, in the three
+//!   auto-cc modes: this keeps the generator honest in CI.
+//! - `fuzz_against_ghc` (ignored: needs `ghc` with profiling libraries):
+//!   for the seeds of `GHC_FUZZ_SEEDS` (`0..200`, `7`, `3,9,12`), compiles
+//!   each Haskell program with `-prof -fprof-auto`, `-fprof-auto-top` and
+//!   `-fno-prof-auto`, runs it with `+RTS -pa`, and compares its output and
+//!   cost-centre tree with stg-run's in stacks mode (`--auto-cc=all`,
+//!   `top`, `none`) on both engines. Every seed that differs is written to
+//!   a kept directory (printed) with the diff.
+//!
+//!     GHC_FUZZ_SEEDS=0..200 cargo test --release --test ghc_fuzz -- --ignored --nocapture
+
+#[path = "ghc_fuzz/gen.rs"]
+mod generator;
+mod ghc_common;
+mod machine_common;
+
+use ghc_common::{ghc_tree, prof_to_tree, stg_tree, tree_diff};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use stg_run::machine::{self, CostCentreMode, Engine, RunOptions, RunResult};
+use stg_run::stg::auto_cc::{self, AutoCc};
+use stg_run::stg::load::load;
+use stg_run::stg::source::SourceMap;
+
+/// A generated program that runs longer than this is skipped (a function
+/// passed as a value may be called with a large fuel).
+const MAX_STEPS: u64 = 2_000_000;
+
+const MODES: [(AutoCc, &str, &str); 3] = [
+    (AutoCc::All, "-fprof-auto", "all"),
+    (AutoCc::Top, "-fprof-auto-top", "top"),
+    (AutoCc::None, "-fno-prof-auto", "none"),
+];
+
+enum Run {
+    /// Output and the result of both engines (same profile).
+    Ok(String, Box<RunResult>),
+    /// Passed the step limit.
+    TooLong,
+}
+
+/// Run the generated STG on both engines in stacks mode: `Err` on a load
+/// error, a runtime error other than the step limit, or engines that
+/// disagree.
+fn run_stg(text: &str, auto: AutoCc) -> Result<Run, String> {
+    let mut sources = SourceMap::new();
+    let mut loaded = load(&mut sources, &[("Main.stg".into(), text.into())], true)
+        .map_err(|d| format!("does not load: {d:?}"))?;
+    auto_cc::apply(&mut loaded.program, auto);
+    let mut results = Vec::new();
+    for engine in [Engine::Fast, Engine::Reference] {
+        let options = RunOptions {
+            engine,
+            cost_centres: CostCentreMode::Stacks,
+            reproducible: true,
+            max_steps: Some(MAX_STEPS),
+            ..Default::default()
+        };
+        let (mut out, mut trace) = (Vec::new(), Vec::new());
+        let r = machine::run(&loaded.program, &sources, &options, &mut out, &mut trace);
+        results.push((String::from_utf8(out).unwrap(), r));
+    }
+    let (ref_out, ref_r) = results.pop().unwrap();
+    let (out, r) = results.pop().unwrap();
+    if let Some(e) = &r.error {
+        if r.stats.steps >= MAX_STEPS && ref_r.stats.steps >= MAX_STEPS {
+            return Ok(Run::TooLong);
+        }
+        return Err(format!("runtime error ({auto:?}): {e}"));
+    }
+    if ref_r.error.is_some() || out != ref_out || r.profile != ref_r.profile {
+        return Err(format!(
+            "the engines disagree ({auto:?}): fast printed {out:?}, reference {ref_out:?} ({:?})",
+            ref_r.error.as_ref().map(|e| e.to_string())
+        ));
+    }
+    Ok(Run::Ok(out, Box::new(r)))
+}
+
+#[test]
+fn generated_programs_run_on_both_engines() {
+    let mut too_long = 0;
+    let seeds = 0..40u64;
+    let n = seeds.end;
+    for seed in seeds {
+        let p = generator::Gen::program(seed);
+        let text = generator::stg(&p);
+        for (auto, _, _) in MODES {
+            match run_stg(&text, auto) {
+                Ok(Run::Ok(out, _)) => assert!(out.starts_with('['), "seed {seed}: {out}"),
+                Ok(Run::TooLong) => {
+                    too_long += 1;
+                    break;
+                }
+                Err(e) => panic!("seed {seed}: {e}\n{text}"),
+            }
+        }
+        // The Haskell side is only printed here; ghc checks it.
+        assert!(generator::haskell(&p).contains("main ="));
+    }
+    assert!(
+        too_long * 5 <= n,
+        "{too_long} of {n} seeds passed the step limit"
+    );
+}
+
+/// regenerate.sh's awk and [`prof_to_tree`] agree on the twins' profiles.
+#[test]
+fn prof_to_tree_reads_profiles_as_regenerate_sh() {
+    let mut checked = 0;
+    for e in std::fs::read_dir("tests/ghc").unwrap() {
+        let p = e.unwrap().path();
+        let name = p.to_string_lossy().into_owned();
+        if let Some(stem) = name.strip_suffix(".prof") {
+            let tree = std::fs::read_to_string(format!("{stem}.tree")).unwrap();
+            let prof = std::fs::read_to_string(&p).unwrap();
+            assert_eq!(prof_to_tree(&prof, &["Main"]), tree, "{name}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "only {checked} profiles");
+}
+
+fn seeds_from_env() -> Vec<u64> {
+    let spec = std::env::var("GHC_FUZZ_SEEDS").unwrap_or_else(|_| "0..50".into());
+    let mut seeds = Vec::new();
+    for part in spec.split(',') {
+        let part = part.trim();
+        if let Some((a, b)) = part.split_once("..") {
+            seeds.extend(a.parse::<u64>().unwrap()..b.parse::<u64>().unwrap());
+        } else if !part.is_empty() {
+            seeds.push(part.parse().unwrap());
+        }
+    }
+    seeds
+}
+
+/// Compile and run the Haskell program of `dir` in one mode; its output and
+/// its tree (regenerate.sh's `.tree` text).
+fn run_ghc(dir: &Path, flag: &str, tag: &str) -> Result<(String, String), String> {
+    let work = dir.join(format!("ghc-{tag}"));
+    std::fs::create_dir_all(&work).unwrap();
+    let exe = work.join("Main");
+    let c = Command::new("ghc")
+        .args(["-prof", flag, "-rtsopts", "-fforce-recomp", "-outputdir"])
+        .arg(work.join("o"))
+        .arg("-o")
+        .arg(&exe)
+        .arg(dir.join("Main.hs"))
+        .output()
+        .map_err(|e| format!("cannot run ghc: {e}"))?;
+    if !c.status.success() {
+        return Err(format!(
+            "ghc {flag} failed:\n{}{}",
+            String::from_utf8_lossy(&c.stdout),
+            String::from_utf8_lossy(&c.stderr)
+        ));
+    }
+    let r = Command::new(&exe)
+        .args(["+RTS", "-pa", "-RTS"])
+        .current_dir(&work)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    if !r.status.success() {
+        return Err(format!(
+            "the Haskell program ({flag}) failed: {}",
+            String::from_utf8_lossy(&r.stderr)
+        ));
+    }
+    let prof = std::fs::read_to_string(work.join("Main.prof")).map_err(|e| e.to_string())?;
+    Ok((
+        String::from_utf8(r.stdout).unwrap(),
+        prof_to_tree(&prof, &["Main"]),
+    ))
+}
+
+enum Verdict {
+    Agree,
+    Skipped,
+    Differ(String),
+}
+
+fn check_seed(seed: u64, root: &Path) -> Verdict {
+    let p = generator::Gen::program(seed);
+    let (hs, stg) = (generator::haskell(&p), generator::stg(&p));
+    let dir = root.join(format!("seed{seed}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("Main.hs"), &hs).unwrap();
+    std::fs::write(dir.join("Main.stg"), &stg).unwrap();
+    let v = check_pair(&format!("seed {seed}"), &dir, &stg);
+    if matches!(v, Verdict::Agree) {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    v
+}
+
+/// Compare the pair `dir/Main.hs`, `stg` (the text of `dir/Main.stg`) in
+/// the three modes; the directory is removed when they agree.
+fn check_pair(what: &str, dir: &Path, stg: &str) -> Verdict {
+    let mut report = String::new();
+    for (auto, flag, tag) in MODES {
+        let (out, r) = match run_stg(stg, auto) {
+            Ok(Run::Ok(out, r)) => (out, r),
+            Ok(Run::TooLong) => {
+                let _ = std::fs::remove_dir_all(dir);
+                return Verdict::Skipped;
+            }
+            Err(e) => {
+                report.push_str(&format!("stg-run: {e}\n"));
+                break;
+            }
+        };
+        let (ghc_out, ghc_text) = match run_ghc(dir, flag, tag) {
+            Ok(x) => x,
+            Err(e) => {
+                report.push_str(&format!("{e}\n"));
+                break;
+            }
+        };
+        let suffix = match tag {
+            "all" => ".tree",
+            t => &format!(".{t}.tree"),
+        };
+        std::fs::write(dir.join(format!("Main{suffix}")), &ghc_text).unwrap();
+        if ghc_out != out {
+            report.push_str(&format!(
+                "outputs differ ({flag}): GHC {ghc_out:?}, stg-run {out:?}\n"
+            ));
+        }
+        let ghc = ghc_tree(&ghc_text, false);
+        let ours = stg_tree(&r, false);
+        if let Err(d) = tree_diff(&format!("{what} ({flag} / --auto-cc={tag})"), &ghc, &ours) {
+            report.push_str(&d);
+        }
+    }
+    if report.is_empty() {
+        Verdict::Agree
+    } else {
+        std::fs::write(dir.join("diff.txt"), &report).unwrap();
+        Verdict::Differ(report)
+    }
+}
+
+#[test]
+#[ignore = "needs ghc with profiling libraries; GHC_FUZZ_SEEDS=0..200"]
+fn fuzz_against_ghc() {
+    let seeds = seeds_from_env();
+    let root: PathBuf = std::env::var("GHC_FUZZ_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| std::env::temp_dir().join(format!("ghc_fuzz.{}", std::process::id())));
+    std::fs::create_dir_all(&root).unwrap();
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    let Some(&seed) = seeds.get(i) else { break };
+                    let v = check_seed(seed, &root);
+                    match &v {
+                        Verdict::Agree => eprintln!("seed {seed}: agree"),
+                        Verdict::Skipped => eprintln!("seed {seed}: skipped (step limit)"),
+                        Verdict::Differ(d) => eprintln!("seed {seed}: DIFFER\n{d}"),
+                    }
+                    results.lock().unwrap().push((seed, v));
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap();
+    results.sort_by_key(|r| r.0);
+    let differ: Vec<u64> = results
+        .iter()
+        .filter(|r| matches!(r.1, Verdict::Differ(_)))
+        .map(|r| r.0)
+        .collect();
+    let skipped = results
+        .iter()
+        .filter(|r| matches!(r.1, Verdict::Skipped))
+        .count();
+    eprintln!(
+        "{} seeds: {} agree, {} skipped, {} differ {:?}; pairs kept in {}",
+        results.len(),
+        results.len() - skipped - differ.len(),
+        skipped,
+        differ.len(),
+        differ,
+        root.display()
+    );
+    assert!(
+        differ.is_empty(),
+        "seeds that differ: {differ:?} (in {})",
+        root.display()
+    );
+}
+
+/// One hand-written pair (a reduced disagreement, say): the directory
+/// `GHC_FUZZ_PAIR` holding `Main.hs` and `Main.stg`, compared as the
+/// fuzzer compares a seed, GHC's trees left beside them.
+///
+///     GHC_FUZZ_PAIR=/tmp/pair cargo test --release --test ghc_fuzz -- --ignored --nocapture pair
+#[test]
+#[ignore = "needs ghc and GHC_FUZZ_PAIR"]
+fn compare_pair_with_ghc() {
+    let Ok(dir) = std::env::var("GHC_FUZZ_PAIR") else {
+        eprintln!("GHC_FUZZ_PAIR is not set");
+        return;
+    };
+    let dir = PathBuf::from(dir);
+    let stg = std::fs::read_to_string(dir.join("Main.stg")).unwrap();
+    match check_pair(&dir.display().to_string(), &dir, &stg) {
+        Verdict::Agree => eprintln!("agree"),
+        Verdict::Skipped => eprintln!("passed the step limit"),
+        Verdict::Differ(d) => panic!("{d}"),
+    }
+}

@@ -1,0 +1,1422 @@
+//! Random paired programs for the differential fuzzer against GHC
+//! (tests/ghc_fuzz.rs, tests/ghc/README.md "A differential fuzzer"): one
+//! abstract program, printed as a Haskell twin and as its STG translation,
+//! following the twins' conventions so that GHC -O0's cost centres and
+//! stg-run's auto-cc land on the same bindings.
+//!
+//! The subset (and what it leaves out, and why):
+//! - Types: `Int`, one data type `D = A Int | B Int Int | F (Int -> Int)`,
+//!   and functions `Int -> ... -> Int` (`Fn(k)`, k Ints to an Int). A
+//!   top-level function takes a fuel `Int` first, then Ints, `D`s, `Fn(1)`s
+//!   or `Fn(2)`s, and returns an `Int`, a `D` or a function; a local
+//!   function takes Ints and returns an Int (a local function ending in a
+//!   partial application may be eta-expanded by GHC: README's traps).
+//! - Every argument is an atom (a variable or a literal): an unnamed lazy
+//!   subexpression is a thunk without a cost centre in GHC and a named
+//!   `let` in STG. Operands of `+`, `-`, `*`, `<`, `<=`, `==` and case
+//!   scrutinees are atoms or calls (strict in both, so GHC's unnamed thunk
+//!   and STG's `case` run under the same stack).
+//! - Constructor applications appear only in tail position: a function's
+//!   body, a case alternative. Never let-bound (con_binding), never the
+//!   whole body of a thunk or CAF (top_con, where_const), never directly
+//!   under an `scc`; `F` (a function field) only as a case alternative
+//!   (box_scc, box_fun). No literal is bound by name.
+//! - Each hand-written scc label is used once and named `sN`, no function's
+//!   name (scc_same_name); every local name is unique in the program.
+//! - Termination: a top-level function's direct calls of itself or of a
+//!   later function pass `n - 1` of its fuel `n` and happen only when
+//!   `n > 0`; calls of earlier ones pass a small literal or the fuel. A
+//!   CAF refers only to earlier top-level bindings, so no CAF depends on
+//!   itself. Functions passed as values may still be called with any Int as
+//!   fuel: a run that passes the step limit is skipped.
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+/// splitmix64: a seed determines the program on every platform.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ 0x9E37_79B9_7F4A_7C15)
+    }
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+    /// An index chosen with the given weights (0 weights never).
+    fn weighted(&mut self, weights: &[u32]) -> usize {
+        let total: u32 = weights.iter().sum();
+        let mut r = (self.next() % total as u64) as u32;
+        for (i, &w) in weights.iter().enumerate() {
+            if r < w {
+                return i;
+            }
+            r -= w;
+        }
+        unreachable!()
+    }
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Ty {
+    Int,
+    D,
+    /// `Int -> ... -> Int` with this many Ints.
+    Fn(usize),
+}
+
+impl Ty {
+    fn hs(&self) -> String {
+        match self {
+            Ty::Int => "Int".into(),
+            Ty::D => "D".into(),
+            Ty::Fn(k) => format!("({}Int)", "Int -> ".repeat(*k)),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum Atom {
+    Lit(i64),
+    Var(String),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub enum Op {
+    Add,
+    Sub,
+    Mul,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub enum Cmp {
+    Lt,
+    Le,
+    Eq,
+}
+
+#[derive(Clone, Debug)]
+pub enum Expr {
+    Atom(Atom),
+    /// Operands are atoms or calls.
+    Arith(Op, Box<Expr>, Box<Expr>),
+    Call(String, Vec<Atom>),
+    Con(&'static str, Vec<Atom>),
+    /// `if a cmp b then t else e`, operands atoms or calls.
+    If(Cmp, Box<Expr>, Box<Expr>, Box<Expr>, Box<Expr>),
+    /// Scrutinee an atom or a call; alternatives; a default.
+    CaseD(Box<Expr>, Vec<Alt>, Option<Box<Expr>>),
+    /// `case x of 0 -> ..; 1 -> ..; _ -> ..` on an Int variable.
+    CaseInt(String, Vec<(i64, Expr)>, Box<Expr>),
+    Let(Box<Bind>, Box<Expr>),
+    Scc(String, Box<Expr>),
+    /// main's result: the list of these Int variables.
+    List(Vec<String>),
+}
+
+#[derive(Clone, Debug)]
+pub struct Alt {
+    con: &'static str,
+    vars: Vec<String>,
+    body: Expr,
+}
+
+#[derive(Clone, Debug)]
+pub enum Bind {
+    Thunk {
+        name: String,
+        ty: Ty,
+        rhs: Expr,
+    },
+    Fun {
+        name: String,
+        params: Vec<(String, Ty)>,
+        body: Expr,
+        rec: bool,
+    },
+}
+
+pub enum Top {
+    Fun {
+        name: String,
+        params: Vec<(String, Ty)>,
+        result: Ty,
+        body: Expr,
+    },
+    Caf {
+        name: String,
+        ty: Ty,
+        body: Expr,
+    },
+}
+
+pub struct Program {
+    pub seed: u64,
+    pub tops: Vec<Top>,
+    pub main: Expr,
+}
+
+/// What a top-level binding looks like from the code after it.
+#[derive(Clone)]
+struct TopInfo {
+    name: String,
+    /// Arguments (a CAF has none).
+    params: Vec<Ty>,
+    result: Ty,
+    is_fun: bool,
+}
+
+#[derive(Clone)]
+struct LocalFn {
+    name: String,
+    params: Vec<Ty>,
+    /// Takes a fuel first (a local recursive function).
+    fuel: bool,
+}
+
+#[derive(Clone)]
+struct Ctx {
+    /// Index of the top-level binding being generated (tops.len() for main).
+    cur: usize,
+    in_fun: bool,
+    /// The enclosing top-level function's fuel and, once it is known to be
+    /// positive, its `n - 1`.
+    n: Option<String>,
+    n1: Option<String>,
+    vars: Vec<(String, Ty)>,
+    fns: Vec<LocalFn>,
+    /// Inside the body of this local recursive function: it may be called
+    /// only with `k1` (its fuel minus one), once known positive.
+    self_rec: Option<(String, Option<String>)>,
+}
+
+pub struct Gen {
+    rng: Rng,
+    fresh: usize,
+    sccs: usize,
+    nest: usize,
+    tops: Vec<TopInfo>,
+}
+
+const CONS: [(&str, &[Ty]); 3] = [
+    ("A", &[Ty::Int]),
+    ("B", &[Ty::Int, Ty::Int]),
+    ("F", &[Ty::Fn(1)]),
+];
+
+/// The Ints a value of type `params -> result` takes before an Int or D
+/// (the result's own arguments added), and that final type.
+fn flatten(params: &[Ty], result: &Ty) -> (Vec<Ty>, Ty) {
+    let mut ps = params.to_vec();
+    match result {
+        Ty::Fn(k) => {
+            ps.extend(std::iter::repeat_n(Ty::Int, *k));
+            (ps, Ty::Int)
+        }
+        t => (ps, t.clone()),
+    }
+}
+
+/// Whether `params[m..] -> fin` is a value of type `target`.
+fn rest_is(params: &[Ty], fin: &Ty, m: usize, target: &Ty) -> bool {
+    let rest = &params[m..];
+    match target {
+        Ty::Fn(k) => rest.len() == *k && rest.iter().all(|t| *t == Ty::Int) && *fin == Ty::Int,
+        t => rest.is_empty() && fin == t,
+    }
+}
+
+struct Callable {
+    name: String,
+    params: Vec<Ty>,
+    fin: Ty,
+    /// The first argument must be this variable (fuel of a recursion).
+    first: Option<String>,
+    /// The first argument is a fuel: a small literal or the context's fuel.
+    fuel: bool,
+}
+
+impl Gen {
+    pub fn new(seed: u64) -> Self {
+        Gen {
+            rng: Rng::new(seed),
+            fresh: 0,
+            sccs: 0,
+            nest: 0,
+            tops: Vec::new(),
+        }
+    }
+
+    fn name(&mut self, prefix: &str) -> String {
+        self.fresh += 1;
+        format!("{prefix}{}", self.fresh)
+    }
+
+    fn ty(&mut self) -> Ty {
+        match self.rng.weighted(&[50, 15, 20, 15]) {
+            0 => Ty::Int,
+            1 => Ty::D,
+            2 => Ty::Fn(1),
+            _ => Ty::Fn(2),
+        }
+    }
+
+    pub fn program(seed: u64) -> Program {
+        let mut g = Gen::new(seed);
+        let count = 2 + g.rng.below(4);
+        let mut tops = Vec::new();
+        for i in 0..count {
+            // The first is always a function; later ones CAFs a third of the time.
+            if i > 0 && g.rng.chance(30) {
+                let name = format!("c{}", i + 1);
+                let ty = g.ty();
+                let ctx = Ctx {
+                    cur: i,
+                    in_fun: false,
+                    n: None,
+                    n1: None,
+                    vars: vec![],
+                    fns: vec![],
+                    self_rec: None,
+                };
+                let body = not_literal(g.expr(&ty, 3, &ctx, false));
+                g.tops.push(TopInfo {
+                    name: name.clone(),
+                    params: vec![],
+                    result: ty.clone(),
+                    is_fun: false,
+                });
+                tops.push(Top::Caf { name, ty, body });
+            } else {
+                let name = format!("f{}", i + 1);
+                let fuel = g.name("n");
+                let mut params = vec![(fuel.clone(), Ty::Int)];
+                for _ in 0..g.rng.below(3) {
+                    let t = match g.rng.weighted(&[50, 15, 20, 15]) {
+                        0 => Ty::Int,
+                        1 => Ty::D,
+                        2 => Ty::Fn(1),
+                        _ => Ty::Fn(2),
+                    };
+                    params.push((g.name("x"), t));
+                }
+                let result = match g.rng.weighted(&[55, 15, 20, 10]) {
+                    0 => Ty::Int,
+                    1 => Ty::D,
+                    2 => Ty::Fn(1),
+                    _ => Ty::Fn(2),
+                };
+                // Registered first: the body may call it (with n - 1).
+                g.tops.push(TopInfo {
+                    name: name.clone(),
+                    params: params.iter().map(|p| p.1.clone()).collect(),
+                    result: result.clone(),
+                    is_fun: true,
+                });
+                let ctx = Ctx {
+                    cur: i,
+                    in_fun: true,
+                    n: Some(fuel.clone()),
+                    n1: None,
+                    vars: params.clone(),
+                    fns: vec![],
+                    self_rec: None,
+                };
+                let body = if g.rng.chance(60) {
+                    let base = g.expr(&result, 2, &ctx, true);
+                    let n1 = g.name("n");
+                    let mut rc = ctx.clone();
+                    rc.n1 = Some(n1.clone());
+                    rc.vars.push((n1.clone(), Ty::Int));
+                    let rec = g.expr(&result, 3, &rc, true);
+                    Expr::If(
+                        Cmp::Le,
+                        Box::new(Expr::Atom(Atom::Var(fuel.clone()))),
+                        Box::new(Expr::Atom(Atom::Lit(0))),
+                        Box::new(base),
+                        Box::new(Expr::Let(
+                            Box::new(Bind::Thunk {
+                                name: n1,
+                                ty: Ty::Int,
+                                rhs: Expr::Arith(
+                                    Op::Sub,
+                                    Box::new(Expr::Atom(Atom::Var(fuel))),
+                                    Box::new(Expr::Atom(Atom::Lit(1))),
+                                ),
+                            }),
+                            Box::new(rec),
+                        )),
+                    )
+                } else {
+                    g.expr(&result, 3, &ctx, true)
+                };
+                tops.push(Top::Fun {
+                    name,
+                    params,
+                    result,
+                    body,
+                });
+            }
+        }
+        // main: a few shared bindings, then the printed results.
+        let ctx = Ctx {
+            cur: tops.len(),
+            in_fun: false,
+            n: None,
+            n1: None,
+            vars: vec![],
+            fns: vec![],
+            self_rec: None,
+        };
+        let mut binds = Vec::new();
+        let mut c = ctx.clone();
+        for _ in 0..g.rng.below(4) {
+            let b = g.bind(3, &c);
+            g.scope(&mut c, &b);
+            binds.push(b);
+        }
+        let mut results = Vec::new();
+        for _ in 0..2 + g.rng.below(3) {
+            let name = g.name("r");
+            let rhs = not_literal(g.expr(&Ty::Int, 3, &c, false));
+            binds.push(Bind::Thunk {
+                name: name.clone(),
+                ty: Ty::Int,
+                rhs,
+            });
+            results.push(name);
+        }
+        let mut main = Expr::List(results);
+        for b in binds.into_iter().rev() {
+            main = Expr::Let(Box::new(b), Box::new(main));
+        }
+        Program { seed, tops, main }
+    }
+
+    fn scope(&self, ctx: &mut Ctx, b: &Bind) {
+        match b {
+            Bind::Thunk { name, ty, .. } => ctx.vars.push((name.clone(), ty.clone())),
+            Bind::Fun {
+                name, params, rec, ..
+            } => ctx.fns.push(LocalFn {
+                name: name.clone(),
+                params: params.iter().map(|p| p.1.clone()).collect(),
+                fuel: *rec,
+            }),
+        }
+    }
+
+    /// A let binding: a thunk of any type or a local function.
+    fn bind(&mut self, depth: usize, ctx: &Ctx) -> Bind {
+        if self.rng.chance(30) {
+            self.local_fn(None, depth, ctx)
+        } else {
+            let ty = self.ty();
+            self.thunk(ty, depth, ctx)
+        }
+    }
+
+    fn thunk(&mut self, ty: Ty, depth: usize, ctx: &Ctx) -> Bind {
+        let name = self.name("v");
+        let rhs = not_literal(self.expr(&ty, depth.saturating_sub(1), ctx, false));
+        Bind::Thunk { name, ty, rhs }
+    }
+
+    /// A local function returning an Int: `ints` Int arguments (random if
+    /// None); sometimes recursive with a fuel first.
+    fn local_fn(&mut self, ints: Option<usize>, depth: usize, ctx: &Ctx) -> Bind {
+        let name = self.name("g");
+        let k = ints.unwrap_or(1 + self.rng.below(2));
+        let rec = self.rng.chance(30);
+        let params: Vec<(String, Ty)> = (0..k).map(|_| (self.name("x"), Ty::Int)).collect();
+        let mut c = ctx.clone();
+        c.vars.extend(params.iter().cloned());
+        let d = depth.saturating_sub(1);
+        let body = if rec {
+            let fuel = params[0].0.clone();
+            c.self_rec = Some((name.clone(), None));
+            c.fns.push(LocalFn {
+                name: name.clone(),
+                params: params.iter().map(|p| p.1.clone()).collect(),
+                fuel: true,
+            });
+            let base = self.expr(&Ty::Int, d, &c, false);
+            let k1 = self.name("k");
+            let mut rc = c.clone();
+            rc.self_rec = Some((name.clone(), Some(k1.clone())));
+            rc.vars.push((k1.clone(), Ty::Int));
+            let step = self.expr(&Ty::Int, d.max(1), &rc, false);
+            Expr::If(
+                Cmp::Le,
+                Box::new(Expr::Atom(Atom::Var(fuel.clone()))),
+                Box::new(Expr::Atom(Atom::Lit(0))),
+                Box::new(base),
+                Box::new(Expr::Let(
+                    Box::new(Bind::Thunk {
+                        name: k1,
+                        ty: Ty::Int,
+                        rhs: Expr::Arith(
+                            Op::Sub,
+                            Box::new(Expr::Atom(Atom::Var(fuel))),
+                            Box::new(Expr::Atom(Atom::Lit(1))),
+                        ),
+                    }),
+                    Box::new(step),
+                )),
+            )
+        } else {
+            self.expr(&Ty::Int, d, &c, false)
+        };
+        Bind::Fun {
+            name,
+            params,
+            body: not_trivial(body),
+            rec,
+        }
+    }
+
+    /// Everything that can be applied in `ctx`, with its flattened type.
+    fn callables(&self, ctx: &Ctx) -> Vec<Callable> {
+        let mut out = Vec::new();
+        for (j, t) in self.tops.iter().enumerate() {
+            let (params, fin) = flatten(&t.params, &t.result);
+            if params.is_empty() {
+                continue;
+            }
+            if j < ctx.cur {
+                out.push(Callable {
+                    name: t.name.clone(),
+                    params,
+                    fin,
+                    first: None,
+                    fuel: t.is_fun,
+                });
+            } else if t.is_fun && ctx.in_fun && ctx.n1.is_some() {
+                out.push(Callable {
+                    name: t.name.clone(),
+                    params,
+                    fin,
+                    first: ctx.n1.clone(),
+                    fuel: true,
+                });
+            }
+        }
+        for f in &ctx.fns {
+            let first = match &ctx.self_rec {
+                Some((n, k1)) if *n == f.name => match k1 {
+                    Some(k1) => Some(k1.clone()),
+                    None => continue,
+                },
+                _ => None,
+            };
+            out.push(Callable {
+                name: f.name.clone(),
+                params: f.params.clone(),
+                fin: Ty::Int,
+                first,
+                fuel: f.fuel,
+            });
+        }
+        for (v, t) in &ctx.vars {
+            if let Ty::Fn(k) = t {
+                out.push(Callable {
+                    name: v.clone(),
+                    params: vec![Ty::Int; *k],
+                    fin: Ty::Int,
+                    first: None,
+                    fuel: false,
+                });
+            }
+        }
+        out
+    }
+
+    /// Atoms of type `ty` in scope (top-level functions and CAFs that may
+    /// be referred to as values included).
+    fn atoms_of(&self, ty: &Ty, ctx: &Ctx) -> Vec<String> {
+        let mut out: Vec<String> = ctx
+            .vars
+            .iter()
+            .filter(|(_, t)| t == ty)
+            .map(|(v, _)| v.clone())
+            .collect();
+        for (j, t) in self.tops.iter().enumerate() {
+            if j >= ctx.cur {
+                continue;
+            }
+            let (params, fin) = flatten(&t.params, &t.result);
+            if rest_is(&params, &fin, 0, ty) {
+                out.push(t.name.clone());
+            }
+        }
+        if let Ty::Fn(k) = ty {
+            for f in &ctx.fns {
+                let own = matches!(&ctx.self_rec, Some((n, _)) if *n == f.name);
+                if !own && !f.fuel && f.params.len() == *k {
+                    out.push(f.name.clone());
+                }
+            }
+        }
+        out
+    }
+
+    fn fuel_atom(&mut self, ctx: &Ctx) -> Atom {
+        if let Some(n1) = &ctx.n1
+            && self.rng.chance(60)
+        {
+            return Atom::Var(n1.clone());
+        }
+        if let Some(n) = &ctx.n
+            && self.rng.chance(30)
+        {
+            return Atom::Var(n.clone());
+        }
+        Atom::Lit(self.rng.below(3) as i64)
+    }
+
+    /// An atom of type `ty`, maybe bound by a new `let` pushed on `pre`.
+    fn atom(&mut self, ty: &Ty, depth: usize, ctx: &Ctx, pre: &mut Vec<Bind>) -> Atom {
+        let have = self.atoms_of(ty, ctx);
+        if *ty == Ty::Int && (have.is_empty() || self.rng.chance(35)) {
+            return Atom::Lit(self.rng.below(4) as i64);
+        }
+        if !have.is_empty() && (depth == 0 || self.rng.chance(80)) {
+            return Atom::Var(have[self.rng.below(have.len())].clone());
+        }
+        let b = match ty {
+            Ty::Fn(k) if self.rng.chance(40) => {
+                let mut b = self.local_fn(Some(*k), depth, ctx);
+                if let Bind::Fun {
+                    rec, body, params, ..
+                } = &mut b
+                    && *rec
+                {
+                    // A fuel-taking function called with any Int could run
+                    // long: passed as a value, make it plain.
+                    *rec = false;
+                    let mut c = ctx.clone();
+                    c.vars.extend(params.iter().cloned());
+                    *body = self.expr(&Ty::Int, depth.saturating_sub(1), &c, false);
+                }
+                b
+            }
+            _ => self.thunk(ty.clone(), depth, ctx),
+        };
+        let name = match &b {
+            Bind::Thunk { name, .. } | Bind::Fun { name, .. } => name.clone(),
+        };
+        pre.push(b);
+        Atom::Var(name)
+    }
+
+    fn wrap(pre: Vec<Bind>, e: Expr) -> Expr {
+        pre.into_iter()
+            .rev()
+            .fold(e, |e, b| Expr::Let(Box::new(b), Box::new(e)))
+    }
+
+    /// A call of type `ty` (None if nothing in scope gives one); its
+    /// argument bindings pushed on `pre`.
+    fn call(&mut self, ty: &Ty, depth: usize, ctx: &Ctx, pre: &mut Vec<Bind>) -> Option<Expr> {
+        let mut options = Vec::new();
+        for c in self.callables(ctx) {
+            for m in 1..=c.params.len() {
+                if rest_is(&c.params, &c.fin, m, ty) {
+                    options.push((c.name.clone(), c.params.clone(), m, c.first.clone(), c.fuel));
+                }
+            }
+        }
+        if options.is_empty() {
+            return None;
+        }
+        let (name, params, m, first, fuel) = options.swap_remove(self.rng.below(options.len()));
+        let mut args = Vec::new();
+        for (i, t) in params[..m].iter().enumerate() {
+            let a = if i == 0 && first.is_some() {
+                Atom::Var(first.clone().unwrap())
+            } else if i == 0 && fuel {
+                self.fuel_atom(ctx)
+            } else {
+                self.atom(t, depth.saturating_sub(1), ctx, pre)
+            };
+            args.push(a);
+        }
+        Some(Expr::Call(name, args))
+    }
+
+    /// An operand: an atom or a call returning an Int.
+    fn operand(&mut self, depth: usize, ctx: &Ctx, pre: &mut Vec<Bind>) -> Expr {
+        if depth > 0
+            && self.rng.chance(40)
+            && let Some(c) = self.call(&Ty::Int, depth - 1, ctx, pre)
+        {
+            return c;
+        }
+        Expr::Atom(self.atom(&Ty::Int, 0, ctx, pre))
+    }
+
+    fn scc(&mut self, e: Expr) -> Expr {
+        self.sccs += 1;
+        Expr::Scc(format!("s{}", self.sccs), Box::new(e))
+    }
+
+    /// An expression of type `ty`. `con_ok`: a bare constructor may be the
+    /// whole expression (a function's body or a case alternative).
+    fn expr(&mut self, ty: &Ty, depth: usize, ctx: &Ctx, con_ok: bool) -> Expr {
+        let mut pre = Vec::new();
+        let e = self.expr_inner(ty, depth, ctx, con_ok, &mut pre);
+        Self::wrap(pre, e)
+    }
+
+    fn expr_inner(
+        &mut self,
+        ty: &Ty,
+        depth: usize,
+        ctx: &Ctx,
+        con_ok: bool,
+        pre: &mut Vec<Bind>,
+    ) -> Expr {
+        // Arguments need atoms, atoms may need bindings, bindings need
+        // expressions: past this nesting, the simplest expression of the type.
+        if self.nest > 5 {
+            return self.fallback(ty, ctx, pre);
+        }
+        self.nest += 1;
+        let e = self.expr_form(ty, depth, ctx, con_ok, pre);
+        self.nest -= 1;
+        e
+    }
+
+    fn expr_form(
+        &mut self,
+        ty: &Ty,
+        depth: usize,
+        ctx: &Ctx,
+        con_ok: bool,
+        pre: &mut Vec<Bind>,
+    ) -> Expr {
+        let d = depth.saturating_sub(1);
+        let has_d = !self.atoms_of(&Ty::D, ctx).is_empty();
+        let int_vars: Vec<String> = ctx
+            .vars
+            .iter()
+            .filter(|(_, t)| *t == Ty::Int)
+            .map(|(v, _)| v.clone())
+            .collect();
+        // 0 atom, 1 arith, 2 call, 3 if, 4 caseD, 5 caseInt, 6 let, 7 scc, 8 con
+        let deep = depth > 0;
+        let w = |b: bool, x: u32| if b { x } else { 0 };
+        let weights = match ty {
+            Ty::Int => [
+                2,
+                w(deep, 2),
+                4,
+                w(deep, 2),
+                w(deep && has_d, 1),
+                w(deep && !int_vars.is_empty(), 1),
+                w(deep, 3),
+                w(deep, 1),
+                0,
+            ],
+            Ty::D => [
+                w(has_d, 1),
+                0,
+                3,
+                3,
+                w(deep && has_d, 1),
+                0,
+                w(deep, 2),
+                w(deep, 1),
+                w(con_ok, 2),
+            ],
+            Ty::Fn(_) => [
+                2,
+                0,
+                4,
+                w(deep, 2),
+                w(deep && has_d, 1),
+                0,
+                w(deep, 3),
+                w(deep, 1),
+                0,
+            ],
+        };
+        match self.rng.weighted(&weights) {
+            0 => {
+                if *ty != Ty::Int && self.atoms_of(ty, ctx).is_empty() {
+                    return self.fallback(ty, ctx, pre);
+                }
+                Expr::Atom(self.atom(ty, 0, ctx, pre))
+            }
+            1 => {
+                let op = match self.rng.weighted(&[5, 4, 1]) {
+                    0 => Op::Add,
+                    1 => Op::Sub,
+                    _ => Op::Mul,
+                };
+                let a = self.operand(d, ctx, pre);
+                let b = if matches!(op, Op::Mul) {
+                    Expr::Atom(Atom::Lit(2))
+                } else {
+                    self.operand(d, ctx, pre)
+                };
+                Expr::Arith(op, Box::new(a), Box::new(b))
+            }
+            2 => match self.call(ty, d, ctx, pre) {
+                Some(c) => c,
+                None => self.fallback(ty, ctx, pre),
+            },
+            3 => {
+                let cmp = match self.rng.below(3) {
+                    0 => Cmp::Lt,
+                    1 => Cmp::Le,
+                    _ => Cmp::Eq,
+                };
+                let a = self.operand(d, ctx, pre);
+                let b = self.operand(d, ctx, pre);
+                let fcon = *ty == Ty::D;
+                let t = self.alt_expr(ty, d, ctx, fcon);
+                let e = self.alt_expr(ty, d, ctx, fcon);
+                Expr::If(cmp, Box::new(a), Box::new(b), Box::new(t), Box::new(e))
+            }
+            4 => {
+                let scrut = if self.rng.chance(50)
+                    && let Some(c) = self.call(&Ty::D, d, ctx, pre)
+                {
+                    c
+                } else {
+                    Expr::Atom(self.atom(&Ty::D, 0, ctx, pre))
+                };
+                let mut alts = Vec::new();
+                for (con, fields) in CONS {
+                    if self.rng.chance(70) {
+                        let vars: Vec<(String, Ty)> =
+                            fields.iter().map(|t| (self.name("y"), t.clone())).collect();
+                        let mut c = ctx.clone();
+                        c.vars.extend(vars.iter().cloned());
+                        let body = self.alt_expr(ty, d, &c, true);
+                        alts.push(Alt {
+                            con,
+                            vars: vars.into_iter().map(|v| v.0).collect(),
+                            body,
+                        });
+                    }
+                }
+                if alts.is_empty() {
+                    // `case d of _ -> e` does not force d in Haskell.
+                    let vars = vec![self.name("y")];
+                    let mut c = ctx.clone();
+                    c.vars.push((vars[0].clone(), Ty::Int));
+                    let body = self.alt_expr(ty, d, &c, true);
+                    alts.push(Alt {
+                        con: "A",
+                        vars,
+                        body,
+                    });
+                }
+                let default = if alts.len() < CONS.len() {
+                    Some(Box::new(self.alt_expr(ty, d, ctx, true)))
+                } else {
+                    None
+                };
+                Expr::CaseD(Box::new(scrut), alts, default)
+            }
+            5 => {
+                let x = int_vars[self.rng.below(int_vars.len())].clone();
+                let n = 1 + self.rng.below(2);
+                let alts = (0..n)
+                    .map(|i| (i as i64, self.alt_expr(ty, d, ctx, true)))
+                    .collect();
+                let def = self.alt_expr(ty, d, ctx, true);
+                Expr::CaseInt(x, alts, Box::new(def))
+            }
+            6 => {
+                // A let whose body is an expression of the type, or (for a
+                // function type) the local function itself.
+                if let Ty::Fn(k) = ty
+                    && self.rng.chance(40)
+                {
+                    let b = self.local_fn(Some(*k), depth, ctx);
+                    if let Bind::Fun {
+                        name, rec: false, ..
+                    } = &b
+                    {
+                        let v = Expr::Atom(Atom::Var(name.clone()));
+                        return Expr::Let(Box::new(b), Box::new(v));
+                    }
+                    let mut c = ctx.clone();
+                    self.scope(&mut c, &b);
+                    let body = self.expr(ty, d, &c, false);
+                    return Expr::Let(Box::new(b), Box::new(body));
+                }
+                let b = self.bind(d, ctx);
+                let mut c = ctx.clone();
+                self.scope(&mut c, &b);
+                let body = self.expr(ty, d, &c, con_ok);
+                Expr::Let(Box::new(b), Box::new(body))
+            }
+            7 => {
+                let inner = self.expr(ty, d, ctx, false);
+                self.scc(inner)
+            }
+            _ => self.con(ty, ctx, pre, false),
+        }
+    }
+
+    /// A case alternative (or branch of an if): a constructor may be the
+    /// whole of it, `F` included when `fcon`.
+    fn alt_expr(&mut self, ty: &Ty, depth: usize, ctx: &Ctx, fcon: bool) -> Expr {
+        if *ty == Ty::D && self.rng.chance(50) {
+            let mut pre = Vec::new();
+            let e = self.con(ty, ctx, &mut pre, fcon);
+            return Self::wrap(pre, e);
+        }
+        self.expr(ty, depth, ctx, true)
+    }
+
+    fn con(&mut self, _ty: &Ty, ctx: &Ctx, pre: &mut Vec<Bind>, fcon: bool) -> Expr {
+        let n = if fcon { 3 } else { 2 };
+        let (con, fields) = CONS[self.rng.below(n)];
+        let args = fields.iter().map(|t| self.atom(t, 1, ctx, pre)).collect();
+        Expr::Con(con, args)
+    }
+
+    /// Something of type `ty` when the chosen form was impossible.
+    fn fallback(&mut self, ty: &Ty, ctx: &Ctx, pre: &mut Vec<Bind>) -> Expr {
+        match ty {
+            Ty::Int => Expr::Atom(Atom::Lit(self.rng.below(4) as i64)),
+            Ty::D => {
+                let a = self.operand(0, ctx, pre);
+                let b = self.operand(0, ctx, pre);
+                let t = self.con(ty, ctx, pre, true);
+                let e = self.con(ty, ctx, pre, true);
+                Expr::If(Cmp::Lt, Box::new(a), Box::new(b), Box::new(t), Box::new(e))
+            }
+            Ty::Fn(k) => {
+                let b = self.local_fn(Some(*k), 0, ctx);
+                let name = match &b {
+                    Bind::Fun { name, .. } | Bind::Thunk { name, .. } => name.clone(),
+                };
+                pre.push(b);
+                Expr::Atom(Atom::Var(name))
+            }
+        }
+    }
+}
+
+/// A thunk or CAF whose body is a literal gets no cost centre in stg-run
+/// and one in GHC (where_const): `k + 1` instead.
+fn not_literal(e: Expr) -> Expr {
+    match e {
+        Expr::Atom(Atom::Lit(k)) => Expr::Arith(
+            Op::Add,
+            Box::new(Expr::Atom(Atom::Lit(k))),
+            Box::new(Expr::Atom(Atom::Lit(1))),
+        ),
+        e => e,
+    }
+}
+
+/// A local function whose body is (after its unused lets) a variable or a
+/// literal loses an enclosing scc in GHC: `mkTick` pushes it into the
+/// lambda as a scoping-only tick, which it drops over a trivial expression
+/// (the lam_con_scc mechanism); `x + 0` instead.
+fn not_trivial(e: Expr) -> Expr {
+    match e {
+        Expr::Atom(a) => Expr::Arith(
+            Op::Add,
+            Box::new(Expr::Atom(a)),
+            Box::new(Expr::Atom(Atom::Lit(0))),
+        ),
+        Expr::Let(b, body) => Expr::Let(b, Box::new(not_trivial(*body))),
+        e => e,
+    }
+}
+
+// ---------------------------------------------------------------- printing
+
+fn is_global(name: &str) -> bool {
+    let rest = |p: &str| {
+        name.strip_prefix(p)
+            .is_some_and(|r| !r.is_empty() && r.bytes().all(|b| b.is_ascii_digit()))
+    };
+    rest("f") || rest("c")
+}
+
+/// The local variables `e` refers to and does not bind.
+fn free_vars(e: &Expr) -> BTreeSet<String> {
+    let mut used = BTreeSet::new();
+    let mut bound = BTreeSet::new();
+    collect(e, &mut used, &mut bound);
+    used.retain(|v| !bound.contains(v) && !is_global(v));
+    used
+}
+
+fn collect_atom(a: &Atom, used: &mut BTreeSet<String>) {
+    if let Atom::Var(v) = a {
+        used.insert(v.clone());
+    }
+}
+
+fn collect(e: &Expr, used: &mut BTreeSet<String>, bound: &mut BTreeSet<String>) {
+    match e {
+        Expr::Atom(a) => collect_atom(a, used),
+        Expr::Arith(_, a, b) => {
+            collect(a, used, bound);
+            collect(b, used, bound);
+        }
+        Expr::Call(f, args) => {
+            used.insert(f.clone());
+            args.iter().for_each(|a| collect_atom(a, used));
+        }
+        Expr::Con(_, args) => args.iter().for_each(|a| collect_atom(a, used)),
+        Expr::If(_, a, b, t, f) => {
+            for x in [a, b, t, f] {
+                collect(x, used, bound);
+            }
+        }
+        Expr::CaseD(s, alts, def) => {
+            collect(s, used, bound);
+            for alt in alts {
+                bound.extend(alt.vars.iter().cloned());
+                collect(&alt.body, used, bound);
+            }
+            if let Some(d) = def {
+                collect(d, used, bound);
+            }
+        }
+        Expr::CaseInt(x, alts, def) => {
+            used.insert(x.clone());
+            for (_, a) in alts {
+                collect(a, used, bound);
+            }
+            collect(def, used, bound);
+        }
+        Expr::Let(b, body) => {
+            match &**b {
+                Bind::Thunk { name, rhs, .. } => {
+                    bound.insert(name.clone());
+                    collect(rhs, used, bound);
+                }
+                Bind::Fun {
+                    name, params, body, ..
+                } => {
+                    bound.insert(name.clone());
+                    bound.extend(params.iter().map(|p| p.0.clone()));
+                    collect(body, used, bound);
+                }
+            }
+            collect(body, used, bound);
+        }
+        Expr::Scc(_, e) => collect(e, used, bound),
+        Expr::List(vs) => used.extend(vs.iter().cloned()),
+    }
+}
+
+fn hs_atom(a: &Atom) -> String {
+    match a {
+        Atom::Lit(n) => n.to_string(),
+        Atom::Var(v) => v.clone(),
+    }
+}
+
+fn hs_op(op: Op) -> &'static str {
+    match op {
+        Op::Add => "+",
+        Op::Sub => "-",
+        Op::Mul => "*",
+    }
+}
+
+fn hs_cmp(c: Cmp) -> &'static str {
+    match c {
+        Cmp::Lt => "<",
+        Cmp::Le => "<=",
+        Cmp::Eq => "==",
+    }
+}
+
+fn pad(ind: usize) -> String {
+    " ".repeat(ind)
+}
+
+/// Haskell, with explicit braces (layout plays no part) and every compound
+/// expression in parentheses.
+fn hs(e: &Expr, ind: usize, out: &mut String) {
+    match e {
+        Expr::Atom(a) => out.push_str(&hs_atom(a)),
+        Expr::Arith(op, a, b) => {
+            out.push('(');
+            hs(a, ind, out);
+            write!(out, " {} ", hs_op(*op)).unwrap();
+            hs(b, ind, out);
+            out.push(')');
+        }
+        Expr::Call(f, args) => {
+            out.push('(');
+            out.push_str(f);
+            for a in args {
+                write!(out, " {}", hs_atom(a)).unwrap();
+            }
+            out.push(')');
+        }
+        Expr::Con(c, args) => {
+            out.push('(');
+            out.push_str(c);
+            for a in args {
+                write!(out, " {}", hs_atom(a)).unwrap();
+            }
+            out.push(')');
+        }
+        Expr::If(cmp, a, b, t, f) => {
+            out.push_str("(if ");
+            hs(a, ind, out);
+            write!(out, " {} ", hs_cmp(*cmp)).unwrap();
+            hs(b, ind, out);
+            write!(out, "\n{}then ", pad(ind + 2)).unwrap();
+            hs(t, ind + 4, out);
+            write!(out, "\n{}else ", pad(ind + 2)).unwrap();
+            hs(f, ind + 4, out);
+            out.push(')');
+        }
+        Expr::CaseD(s, alts, def) => {
+            out.push_str("(case ");
+            hs(s, ind, out);
+            out.push_str(" of {");
+            let mut first = true;
+            for alt in alts {
+                write!(
+                    out,
+                    "\n{}{} {}{} -> ",
+                    pad(ind + 2),
+                    if first { " " } else { ";" },
+                    alt.con,
+                    alt.vars.iter().map(|v| format!(" {v}")).collect::<String>()
+                )
+                .unwrap();
+                first = false;
+                hs(&alt.body, ind + 6, out);
+            }
+            if let Some(d) = def {
+                write!(
+                    out,
+                    "\n{}{} _ -> ",
+                    pad(ind + 2),
+                    if first { " " } else { ";" }
+                )
+                .unwrap();
+                hs(d, ind + 6, out);
+            }
+            out.push_str(" })");
+        }
+        Expr::CaseInt(x, alts, def) => {
+            write!(out, "(case {x} of {{").unwrap();
+            for (i, (n, a)) in alts.iter().enumerate() {
+                write!(
+                    out,
+                    "\n{}{} {n} -> ",
+                    pad(ind + 2),
+                    if i == 0 { " " } else { ";" }
+                )
+                .unwrap();
+                hs(a, ind + 6, out);
+            }
+            write!(out, "\n{}; _ -> ", pad(ind + 2)).unwrap();
+            hs(def, ind + 6, out);
+            out.push_str(" })");
+        }
+        Expr::Let(b, body) => {
+            out.push_str("(let { ");
+            match &**b {
+                Bind::Thunk { name, ty, rhs } => {
+                    write!(out, "{name} :: {}; {name} = ", ty.hs()).unwrap();
+                    hs(rhs, ind + 4, out);
+                }
+                Bind::Fun {
+                    name, params, body, ..
+                } => {
+                    let sig: String = params.iter().map(|p| format!("{} -> ", p.1.hs())).collect();
+                    let ps: String = params.iter().map(|p| format!(" {}", p.0)).collect();
+                    write!(
+                        out,
+                        "{{-# NOINLINE {name} #-}}; {name} :: {sig}Int; {name}{ps} = "
+                    )
+                    .unwrap();
+                    hs(body, ind + 4, out);
+                }
+            }
+            write!(out, " }}\n{}in ", pad(ind + 1)).unwrap();
+            hs(body, ind + 1, out);
+            out.push(')');
+        }
+        Expr::Scc(l, e) => {
+            write!(out, "({{-# SCC \"{l}\" #-}} ").unwrap();
+            hs(e, ind + 2, out);
+            out.push(')');
+        }
+        Expr::List(vs) => write!(out, "[{}]", vs.join(", ")).unwrap(),
+    }
+}
+
+pub fn haskell(p: &Program) -> String {
+    let mut out = String::new();
+    writeln!(
+        out,
+        "-- Generated by tests/ghc_fuzz.rs (seed {}): twin of the .stg beside it.",
+        p.seed
+    )
+    .unwrap();
+    out.push_str("data D = A Int | B Int Int | F (Int -> Int)\n\n");
+    for t in &p.tops {
+        match t {
+            Top::Fun {
+                name,
+                params,
+                result,
+                body,
+            } => {
+                let sig: String = params.iter().map(|p| format!("{} -> ", p.1.hs())).collect();
+                let ps: String = params.iter().map(|p| format!(" {}", p.0)).collect();
+                write!(
+                    out,
+                    "{{-# NOINLINE {name} #-}}\n{name} :: {sig}{}\n{name}{ps} =\n  ",
+                    result.hs()
+                )
+                .unwrap();
+                hs(body, 2, &mut out);
+            }
+            Top::Caf { name, ty, body } => {
+                write!(
+                    out,
+                    "{{-# NOINLINE {name} #-}}\n{name} :: {}\n{name} =\n  ",
+                    ty.hs()
+                )
+                .unwrap();
+                hs(body, 2, &mut out);
+            }
+        }
+        out.push_str("\n\n");
+    }
+    out.push_str("main :: IO ()\nmain =\n  print\n    ");
+    hs(&p.main, 4, &mut out);
+    out.push('\n');
+    out
+}
+
+/// STG printer: layout by indentation, every compound construct starting
+/// on a line of its own.
+struct Stg {
+    out: String,
+    temps: usize,
+}
+
+fn stg_atom(a: &Atom) -> String {
+    match a {
+        Atom::Lit(n) => format!("int{n}"),
+        Atom::Var(v) => v.clone(),
+    }
+}
+
+fn stg_atoms(args: &[Atom]) -> String {
+    format!(
+        "{{{}}}",
+        args.iter().map(stg_atom).collect::<Vec<_>>().join(", ")
+    )
+}
+
+impl Stg {
+    fn line(&mut self, ind: usize, s: &str) {
+        writeln!(self.out, "{}{s}", pad(ind)).unwrap();
+    }
+
+    /// An operand as an atom, with a `case` line evaluating a call first;
+    /// returns the atom and the indentation to continue at.
+    fn operand(&mut self, e: &Expr, ind: usize) -> (String, usize) {
+        match e {
+            Expr::Atom(a) => (stg_atom(a), ind),
+            Expr::Call(f, args) => {
+                self.temps += 1;
+                let t = format!("t{}", self.temps);
+                self.line(ind, &format!("case {f} {} of", stg_atoms(args)));
+                self.line(ind + 2, &format!("{t} ->"));
+                (t, ind + 4)
+            }
+            _ => unreachable!("operands are atoms or calls"),
+        }
+    }
+
+    fn lambda(
+        &mut self,
+        ind: usize,
+        name: &str,
+        fvs: &BTreeSet<String>,
+        flag: &str,
+        params: &[String],
+        body: &Expr,
+    ) {
+        let fv: Vec<&str> = fvs.iter().map(|s| s.as_str()).collect();
+        self.line(
+            ind,
+            &format!(
+                "{name} = {{{}}} \\{flag} {{{}}} ->",
+                fv.join(", "),
+                params.join(", ")
+            ),
+        );
+        self.expr(body, ind + 2);
+    }
+
+    fn expr(&mut self, e: &Expr, ind: usize) {
+        match e {
+            Expr::Atom(Atom::Lit(n)) => self.line(ind, &format!("I# {{{n}#}}")),
+            Expr::Atom(Atom::Var(v)) => self.line(ind, &format!("{v} {{}}")),
+            Expr::Arith(op, a, b) => {
+                let (x, i) = self.operand(a, ind);
+                let (y, i) = self.operand(b, i);
+                let f = match op {
+                    Op::Add => "plusInt",
+                    Op::Sub => "minusInt",
+                    Op::Mul => "timesInt",
+                };
+                self.line(i, &format!("{f} {{{x}, {y}}}"));
+            }
+            Expr::Call(f, args) => self.line(ind, &format!("{f} {}", stg_atoms(args))),
+            Expr::Con(c, args) => self.line(ind, &format!("{c} {}", stg_atoms(args))),
+            Expr::If(cmp, a, b, t, f) => {
+                let (x, i) = self.operand(a, ind);
+                let (y, i) = self.operand(b, i);
+                let c = match cmp {
+                    Cmp::Lt => "ltInt",
+                    Cmp::Le => "leInt",
+                    Cmp::Eq => "eqInt",
+                };
+                self.line(i, &format!("case {c} {{{x}, {y}}} of"));
+                self.line(i + 2, "True {} ->");
+                self.expr(t, i + 4);
+                self.line(i + 2, "False {} ->");
+                self.expr(f, i + 4);
+            }
+            Expr::CaseD(s, alts, def) => {
+                let scrut = match &**s {
+                    Expr::Atom(a) => format!("{} {{}}", stg_atom(a)),
+                    Expr::Call(f, args) => format!("{f} {}", stg_atoms(args)),
+                    _ => unreachable!("scrutinees are atoms or calls"),
+                };
+                self.line(ind, &format!("case {scrut} of"));
+                for alt in alts {
+                    self.line(
+                        ind + 2,
+                        &format!("{} {{{}}} ->", alt.con, alt.vars.join(", ")),
+                    );
+                    self.expr(&alt.body, ind + 4);
+                }
+                if let Some(d) = def {
+                    self.line(ind + 2, "default ->");
+                    self.expr(d, ind + 4);
+                }
+            }
+            Expr::CaseInt(x, alts, def) => {
+                self.temps += 1;
+                let p = format!("p{}#", self.temps);
+                self.line(ind, &format!("case {x} {{}} of"));
+                self.line(ind + 2, &format!("I# {{{p}}} ->"));
+                self.line(ind + 4, &format!("case {p} of"));
+                for (n, a) in alts {
+                    self.line(ind + 6, &format!("{n}# ->"));
+                    self.expr(a, ind + 8);
+                }
+                self.line(ind + 6, "default ->");
+                self.expr(def, ind + 8);
+            }
+            Expr::Let(b, body) => {
+                match &**b {
+                    Bind::Thunk { name, rhs, .. } => {
+                        self.line(ind, "let");
+                        self.lambda(ind + 2, name, &free_vars(rhs), "u", &[], rhs);
+                    }
+                    Bind::Fun {
+                        name,
+                        params,
+                        body,
+                        rec,
+                    } => {
+                        let mut fvs = free_vars(body);
+                        for p in params {
+                            fvs.remove(&p.0);
+                        }
+                        self.line(ind, if *rec { "letrec" } else { "let" });
+                        let ps: Vec<String> = params.iter().map(|p| p.0.clone()).collect();
+                        self.lambda(ind + 2, name, &fvs, "r", &ps, body);
+                    }
+                }
+                self.line(ind, "in");
+                self.expr(body, ind);
+            }
+            Expr::Scc(l, e) => {
+                self.line(ind, &format!("scc \"{l}\" ("));
+                self.expr(e, ind + 2);
+                self.line(ind, ")");
+            }
+            Expr::List(vs) => {
+                // let l3 = {r3} \r {} -> Cons {r3, nil} in ... Cons {r1, l2}
+                let mut tail = "nil".to_string();
+                for (i, v) in vs.iter().enumerate().skip(1).rev() {
+                    let l = format!("l{}", i + 1);
+                    let fv = if tail == "nil" {
+                        v.clone()
+                    } else {
+                        format!("{v}, {tail}")
+                    };
+                    self.line(ind, "let");
+                    self.line(
+                        ind + 2,
+                        &format!("{l} = {{{fv}}} \\r {{}} -> Cons {{{v}, {tail}}}"),
+                    );
+                    self.line(ind, "in");
+                    tail = l;
+                }
+                self.line(ind, &format!("Cons {{{}, {tail}}}", vs[0]));
+            }
+        }
+    }
+}
+
+pub fn stg(p: &Program) -> String {
+    let mut s = Stg {
+        out: String::new(),
+        temps: 0,
+    };
+    writeln!(
+        s.out,
+        "-- Generated by tests/ghc_fuzz.rs (seed {}); Haskell twin beside it.",
+        p.seed
+    )
+    .unwrap();
+    for n in 0..4 {
+        writeln!(s.out, "int{n} = {{}} \\r {{}} -> I# {{{n}#}}").unwrap();
+    }
+    s.out.push_str("nil = {} \\r {} -> Nil {}\n\n");
+    for t in &p.tops {
+        match t {
+            Top::Fun {
+                name, params, body, ..
+            } => {
+                let ps: Vec<String> = params.iter().map(|p| p.0.clone()).collect();
+                s.lambda(0, name, &BTreeSet::new(), "r", &ps, body);
+            }
+            Top::Caf { name, body, .. } => s.lambda(0, name, &BTreeSet::new(), "u", &[], body),
+        }
+        s.out.push('\n');
+    }
+    s.lambda(0, "main", &BTreeSet::new(), "u", &[], &p.main);
+    s.out
+}
