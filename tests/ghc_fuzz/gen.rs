@@ -605,7 +605,7 @@ impl Gen {
                     *rec = false;
                     let mut c = ctx.clone();
                     c.vars.extend(params.iter().cloned());
-                    *body = self.expr(&Ty::Int, depth.saturating_sub(1), &c, false);
+                    *body = not_trivial(self.expr(&Ty::Int, depth.saturating_sub(1), &c, false));
                 }
                 b
             }
