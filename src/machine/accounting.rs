@@ -173,6 +173,29 @@ impl Accounting {
         }
     }
 
+    /// Rule 17a in stacks mode, before its continuation applies the
+    /// partial application it has built: the application is made under
+    /// `saved` (the frame's stack, before the partial application's stack
+    /// is appended), so an over-saturated call it begins saves `saved`, as
+    /// GHC's apply code saves the current stack before it enters a partial
+    /// application (`stg_PAP_apply`'s `enterFunCCS` comes after the
+    /// `stg_restore_cccs` frame is pushed). `needed` is the arguments the
+    /// function takes; `args` and `floor` as for [`Accounting::call`], which
+    /// the entry then makes and which finds nothing more to record. A call
+    /// that must first finish an active one is left to it.
+    pub fn call_after_update(&mut self, saved: u32, args: usize, floor: usize, needed: usize) {
+        if self.mode != CostCentreMode::Stacks || args < floor + needed {
+            return;
+        }
+        let top = match self.oversaturated.last() {
+            Some(&(h, _)) if h > floor => h,
+            _ => floor,
+        };
+        if args.saturating_sub(top) > needed {
+            self.oversaturated.push((args - needed, saved));
+        }
+    }
+
     /// Rules 17a and 17a′: a function short of arguments returns to a
     /// frame. Over-saturated calls begun inside the frame's evaluation
     /// (their surplus above `floor`) end there: GHC's restore and apply

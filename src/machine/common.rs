@@ -218,6 +218,25 @@ impl Interrupt {
     }
 }
 
+/// The arguments the function or partial application `a` still takes
+/// (`None` for anything else, or a partial application that lacks none).
+pub fn args_needed(code: &Code, heap: &Heap, a: Addr) -> Option<usize> {
+    let info = heap.info(a)?;
+    match info.tag {
+        Tag::Lambda => Some(code.lambdas.get(info.index as usize)?.arity as usize),
+        Tag::Pap => {
+            let stored = (info.n as usize).saturating_sub(1);
+            let Value::Ptr(f) = heap.payload(a, 0) else {
+                return None;
+            };
+            let f = heap.info(heap.deref(f)).filter(|i| i.tag == Tag::Lambda)?;
+            let arity = code.lambdas.get(f.index as usize)?.arity as usize;
+            arity.checked_sub(stored).filter(|&n| n > 0)
+        }
+        _ => None,
+    }
+}
+
 /// Rule 2 on the partial application `pap` (payload `[f, x1..xk]`): the
 /// entry its body runs under, given the argument stack's height `args` and
 /// the `floor` below which arguments are not visible. Stacks mode: an
@@ -265,13 +284,7 @@ pub fn enter_pap(
     } else {
         acct.enter_function(current, captured)
     };
-    let stored = heap.info(pap).map_or(0, |i| i.n as usize).saturating_sub(1);
-    let lacks = f
-        .and_then(|f| heap.info(f))
-        .filter(|info| info.tag == Tag::Lambda)
-        .and_then(|info| code.lambdas.get(info.index as usize))
-        .and_then(|lam| (lam.arity as usize).checked_sub(stored))
-        .filter(|&n| n > 0);
+    let lacks = args_needed(code, heap, pap);
     let current = match lacks {
         Some(needed) => acct.call(current, args, floor, needed, fun),
         None => current,

@@ -1235,7 +1235,12 @@ impl<'a> Machine<'a> {
         if let Some(u) = f.update {
             self.heap.update_with_ind(u, pap);
         }
-        // Stacks mode: the continuation applies the new partial application.
+        // Stacks mode: the continuation applies the new partial application,
+        // under the frame's stack.
+        if let Some(needed) = common::args_needed(self.code, &self.heap, a) {
+            let (args, floor) = (self.s.args.len(), self.as_base());
+            self.acct.call_after_update(self.cc, args, floor, needed);
+        }
         let fun = self.heap.cc(a);
         self.cc = self.acct.apply_pap(self.cc, ev, fun);
         Ok(())

@@ -702,6 +702,12 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             self.heap.update_with_ind(u, pap);
         }
         if self.mode == CostCentreMode::Stacks {
+            // The continuation applies the partial application under the
+            // frame's stack (see the reference engine).
+            if let Some(needed) = common::args_needed(self.code, &self.heap, a) {
+                let (args, floor) = (self.s.args.len(), self.top_as);
+                self.acct.call_after_update(self.cc, args, floor, needed);
+            }
             let fun = self.heap.cc(a);
             self.cc = self.acct.apply_pap(self.cc, ev, fun);
         }
