@@ -154,7 +154,11 @@ impl Accounting {
         if self.mode != CostCentreMode::Stacks || args < floor + needed {
             return current;
         }
-        let mut current = current;
+        // `saved`: the stack the application is made under, which a call
+        // it begins saves; after finishing a call, the caller's (GHC's
+        // `stg_restore_cccs` has restored it when the apply frame applies
+        // the returned function).
+        let (mut current, mut saved) = (current, current);
         loop {
             let top = match self.oversaturated.last() {
                 Some(&(h, _)) if h > floor => h,
@@ -164,12 +168,13 @@ impl Accounting {
             // With no active call `own` is all `args - floor >= needed`.
             if own >= needed {
                 if own > needed {
-                    self.oversaturated.push((args - needed, current));
+                    self.oversaturated.push((args - needed, saved));
                 }
                 return current;
             }
             let (_, caller) = self.oversaturated.pop().expect("an active call");
             current = self.apply_pap(caller, current, fun);
+            saved = caller;
         }
     }
 
