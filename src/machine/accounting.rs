@@ -201,16 +201,46 @@ impl Accounting {
         }
     }
 
-    /// Rules 17a and 17a′: a function short of arguments returns to a
+    /// Rule 17a′: a function short of arguments returns to a restore
     /// frame. Over-saturated calls begun inside the frame's evaluation
     /// (their surplus above `floor`) end there: GHC's restore and apply
-    /// frames of such a call lie above the update frame and have run when
-    /// the value reaches it, so they must not apply to the arguments the
-    /// function meets after the frame.
+    /// frames of such a call lie above the frame and have run when the
+    /// value reaches it, so they must not apply to the arguments the
+    /// function meets after the frame. (Rule 17a ends them by
+    /// [`Accounting::end_calls_for_pap`], which also says what they do to
+    /// the partial application it builds.)
     pub fn end_calls_above(&mut self, floor: usize) {
         while self.oversaturated.last().is_some_and(|&(h, _)| h > floor) {
             self.oversaturated.pop();
         }
+    }
+
+    /// Rule 17a in stacks mode: the stack the partial application captures,
+    /// when the function `fun` (its own stack) meets the frame under the
+    /// evaluating stack `current`, ending the over-saturated calls begun
+    /// inside the frame (innermost first). GHC: the value returns to each
+    /// call's `stg_restore_cccs` frame, which restores the caller's stack,
+    /// then the apply frame builds a partial application of the surplus:
+    /// `BUILD_PAP` under the caller's stack for a function returned under
+    /// its own stack (`stg_ap_0` returns it as it is), `NEW_PAP`
+    /// (`enterFunCCS(caller, old)`) for a partial application (`stg_ap_0`
+    /// has stamped any other function value with `current`).
+    pub fn end_calls_for_pap(&mut self, floor: usize, current: u32, fun: u32) -> u32 {
+        let mut ev = current;
+        let mut own = fun == current;
+        while let Some(&(h, caller)) = self.oversaturated.last() {
+            if h <= floor {
+                break;
+            }
+            self.oversaturated.pop();
+            ev = if own {
+                caller
+            } else {
+                self.enter_function(caller, ev)
+            };
+            own = false;
+        }
+        ev
     }
 
     /// `scc l` in stacks mode: `push(current, l)`. (Flat mode's frame is the

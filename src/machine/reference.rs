@@ -1203,7 +1203,6 @@ impl<'a> Machine<'a> {
     fn rule17a_update_pap(&mut self) -> Result<(), RuntimeError> {
         // The function is applied next as a value returned to the frame.
         let floor = self.as_base();
-        self.acct.end_calls_above(floor);
         let k = self.avail();
         self.reserve(closure_words(k + 1), Rule::R17a)?;
         let ev = self.evaluating();
@@ -1211,6 +1210,10 @@ impl<'a> Machine<'a> {
             return Ok(());
         };
         let a = self.heap.deref(a);
+        // Stacks mode: the stack the partial application captures, which
+        // over-saturated calls begun inside the frame change (their counts
+        // stay with the row's entry, `ev`).
+        let captured = self.acct.end_calls_for_pap(floor, ev, self.heap.cc(a));
         self.s.control = Control::Enter(Value::Ptr(a));
         let mut payload = Vec::with_capacity(k + 1);
         payload.push(Value::Ptr(a));
@@ -1224,7 +1227,7 @@ impl<'a> Machine<'a> {
                 n: (k + 1) as u32,
                 index: 0,
             },
-            ev,
+            captured,
             &payload,
             Rule::R17a,
         )?;
@@ -1242,7 +1245,7 @@ impl<'a> Machine<'a> {
             self.acct.call_after_update(self.cc, args, floor, needed);
         }
         let fun = self.heap.cc(a);
-        self.cc = self.acct.apply_pap(self.cc, ev, fun);
+        self.cc = self.acct.apply_pap(self.cc, captured, fun);
         Ok(())
     }
 

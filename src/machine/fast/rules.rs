@@ -662,16 +662,20 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// the new partial application (a function entry).
     fn rule17a(&mut self, a: Addr) -> Result<(), RuntimeError> {
         // The function is applied next as a value returned to the frame.
-        self.acct.end_calls_above(self.top_as);
         let k = self.avail();
         self.drop_dead_envs();
         self.reserve(closure_words(k + 1), "17a")?;
-        let ev = self.tick_cc;
         // The collector may have moved `a`: take it from the control.
         let a = match self.s.ctl {
             Ctl::Enter(Value::Ptr(x)) => self.heap.deref(x),
             _ => a,
         };
+        // The row's entry, and the stack the partial application captures
+        // (see the reference engine).
+        let ev = self.tick_cc;
+        let captured = self
+            .acct
+            .end_calls_for_pap(self.top_as, ev, self.heap.cc(a));
         self.s.ctl = Ctl::Enter(Value::Ptr(a));
         let mut payload = std::mem::take(&mut self.scratch);
         payload.clear();
@@ -686,7 +690,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 n: (k + 1) as u32,
                 index: 0,
             },
-            ev,
+            captured,
             &payload,
             "17a",
         );
@@ -709,7 +713,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 self.acct.call_after_update(self.cc, args, floor, needed);
             }
             let fun = self.heap.cc(a);
-            self.cc = self.acct.apply_pap(self.cc, ev, fun);
+            self.cc = self.acct.apply_pap(self.cc, captured, fun);
         }
         Ok(())
     }
