@@ -338,24 +338,7 @@ impl Gen {
                     rc.n1 = Some(n1.clone());
                     rc.vars.push((n1.clone(), Ty::Int));
                     let rec = g.expr(&result, 3, &rc, true);
-                    Expr::If(
-                        Cmp::Le,
-                        Box::new(Expr::Atom(Atom::Var(fuel.clone()))),
-                        Box::new(Expr::Atom(Atom::Lit(0))),
-                        Box::new(base),
-                        Box::new(Expr::Let(
-                            Box::new(Bind::Thunk {
-                                name: n1,
-                                ty: Ty::Int,
-                                rhs: Expr::Arith(
-                                    Op::Sub,
-                                    Box::new(Expr::Atom(Atom::Var(fuel))),
-                                    Box::new(Expr::Atom(Atom::Lit(1))),
-                                ),
-                            }),
-                            Box::new(rec),
-                        )),
-                    )
+                    fuel_guard(fuel, base, n1, rec)
                 } else {
                     g.expr(&result, 3, &ctx, true)
                 };
@@ -455,24 +438,7 @@ impl Gen {
             rc.self_rec = Some((name.clone(), Some(k1.clone())));
             rc.vars.push((k1.clone(), Ty::Int));
             let step = self.expr(&Ty::Int, d.max(1), &rc, false);
-            Expr::If(
-                Cmp::Le,
-                Box::new(Expr::Atom(Atom::Var(fuel.clone()))),
-                Box::new(Expr::Atom(Atom::Lit(0))),
-                Box::new(base),
-                Box::new(Expr::Let(
-                    Box::new(Bind::Thunk {
-                        name: k1,
-                        ty: Ty::Int,
-                        rhs: Expr::Arith(
-                            Op::Sub,
-                            Box::new(Expr::Atom(Atom::Var(fuel))),
-                            Box::new(Expr::Atom(Atom::Lit(1))),
-                        ),
-                    }),
-                    Box::new(step),
-                )),
-            )
+            fuel_guard(fuel, base, k1, step)
         } else {
             self.expr(&Ty::Int, d, &c, false)
         };
@@ -1419,4 +1385,27 @@ pub fn stg(p: &Program) -> String {
     }
     s.lambda(0, "main", &BTreeSet::new(), "u", &[], &p.main);
     s.out
+}
+
+/// `if fuel <= 0 then base else let k = fuel - 1 in rec`: a recursion that
+/// ends (`rec` calls back with `k`).
+fn fuel_guard(fuel: String, base: Expr, k: String, rec: Expr) -> Expr {
+    Expr::If(
+        Cmp::Le,
+        Box::new(Expr::Atom(Atom::Var(fuel.clone()))),
+        Box::new(Expr::Atom(Atom::Lit(0))),
+        Box::new(base),
+        Box::new(Expr::Let(
+            Box::new(Bind::Thunk {
+                name: k,
+                ty: Ty::Int,
+                rhs: Expr::Arith(
+                    Op::Sub,
+                    Box::new(Expr::Atom(Atom::Var(fuel))),
+                    Box::new(Expr::Atom(Atom::Lit(1))),
+                ),
+            }),
+            Box::new(rec),
+        )),
+    )
 }
