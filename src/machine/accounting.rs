@@ -160,11 +160,7 @@ impl Accounting {
         // the returned function).
         let (mut current, mut saved) = (current, current);
         loop {
-            let top = match self.oversaturated.last() {
-                Some(&(h, _)) if h > floor => h,
-                _ => floor,
-            };
-            let own = args.saturating_sub(top);
+            let own = args.saturating_sub(self.active_top(floor));
             // With no active call `own` is all `args - floor >= needed`.
             if own >= needed {
                 if own > needed {
@@ -175,6 +171,16 @@ impl Accounting {
             let (_, caller) = self.oversaturated.pop().expect("an active call");
             current = self.apply_pap(caller, current, fun);
             saved = caller;
+        }
+    }
+
+    /// The height above which a function entered now finds its own
+    /// arguments: the innermost active over-saturated call's surplus
+    /// height, if it lies above `floor`, else `floor`.
+    fn active_top(&self, floor: usize) -> usize {
+        match self.oversaturated.last() {
+            Some(&(h, _)) if h > floor => h,
+            _ => floor,
         }
     }
 
@@ -192,11 +198,7 @@ impl Accounting {
         if self.mode != CostCentreMode::Stacks || args < floor + needed {
             return;
         }
-        let top = match self.oversaturated.last() {
-            Some(&(h, _)) if h > floor => h,
-            _ => floor,
-        };
-        if args.saturating_sub(top) > needed {
+        if args.saturating_sub(self.active_top(floor)) > needed {
             self.oversaturated.push((args - needed, saved));
         }
     }
