@@ -1015,6 +1015,16 @@ fn pad(ind: usize) -> String {
     " ".repeat(ind)
 }
 
+/// `(head a1 a2 …)`: a call or a constructor application.
+fn hs_app(head: &str, args: &[Atom], out: &mut String) {
+    out.push('(');
+    out.push_str(head);
+    for a in args {
+        write!(out, " {}", hs_atom(a)).unwrap();
+    }
+    out.push(')');
+}
+
 /// Haskell, with explicit braces (layout plays no part) and every compound
 /// expression in parentheses.
 fn hs(e: &Expr, ind: usize, out: &mut String) {
@@ -1027,22 +1037,8 @@ fn hs(e: &Expr, ind: usize, out: &mut String) {
             hs(b, ind, out);
             out.push(')');
         }
-        Expr::Call(f, args) => {
-            out.push('(');
-            out.push_str(f);
-            for a in args {
-                write!(out, " {}", hs_atom(a)).unwrap();
-            }
-            out.push(')');
-        }
-        Expr::Con(c, args) => {
-            out.push('(');
-            out.push_str(c);
-            for a in args {
-                write!(out, " {}", hs_atom(a)).unwrap();
-            }
-            out.push(')');
-        }
+        Expr::Call(f, args) => hs_app(f, args, out),
+        Expr::Con(c, args) => hs_app(c, args, out),
         Expr::If(cmp, a, b, t, f) => {
             out.push_str("(if ");
             hs(a, ind, out);
