@@ -16,18 +16,19 @@
 //!
 //!     GHC_FUZZ_SEEDS=0..200 cargo test --release --test ghc_fuzz -- --ignored --nocapture
 
+mod engines_common;
 #[path = "ghc_fuzz/gen.rs"]
 mod generator;
 mod ghc_common;
 mod machine_common;
 
+use engines_common::{compare, load_text, mode_options};
 use ghc_common::{ghc_tree, prof_to_tree, stg_tree, tree_diff};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use stg_run::machine::{self, CostCentreMode, Engine, RunOptions, RunResult};
-use stg_run::stg::auto_cc::{self, AutoCc};
-use stg_run::stg::load::load;
-use stg_run::stg::source::SourceMap;
+use stg_run::machine::RunOptions;
+use stg_run::profile::{Profile, format};
+use stg_run::stg::auto_cc::AutoCc;
 
 /// A generated program that runs longer than this is skipped (a function
 /// passed as a value may be called with a large fuel).
@@ -40,48 +41,34 @@ const MODES: [(AutoCc, &str, &str); 3] = [
 ];
 
 enum Run {
-    /// Output and the result of both engines (same profile).
-    Ok(String, Box<RunResult>),
+    /// Output and the profile (the same on both engines).
+    Ok(String, Box<Profile>),
     /// Passed the step limit.
     TooLong,
 }
 
 /// Run the generated STG on both engines in stacks mode: `Err` on a load
 /// error, a runtime error other than the step limit, or engines that
-/// disagree.
+/// disagree in anything observable (`engines_common::compare`).
 fn run_stg(text: &str, auto: AutoCc) -> Result<Run, String> {
-    let mut sources = SourceMap::new();
-    let mut loaded = load(&mut sources, &[("Main.stg".into(), text.into())], true)
-        .map_err(|d| format!("does not load: {d:?}"))?;
-    auto_cc::apply(&mut loaded.program, auto);
-    let mut results = Vec::new();
-    for engine in [Engine::Fast, Engine::Reference] {
-        let options = RunOptions {
-            engine,
-            cost_centres: CostCentreMode::Stacks,
-            reproducible: true,
-            max_steps: Some(MAX_STEPS),
-            ..Default::default()
-        };
-        let (mut out, mut trace) = (Vec::new(), Vec::new());
-        let r = machine::run(&loaded.program, &sources, &options, &mut out, &mut trace);
-        results.push((String::from_utf8(out).unwrap(), r));
-    }
-    let (ref_out, ref_r) = results.pop().unwrap();
-    let (out, r) = results.pop().unwrap();
-    if let Some(e) = &r.error {
-        if r.stats.steps >= MAX_STEPS && ref_r.stats.steps >= MAX_STEPS {
+    let loaded =
+        load_text("Main.stg", text, true, auto).map_err(|e| format!("does not load: {e}"))?;
+    let options = RunOptions {
+        max_steps: Some(MAX_STEPS),
+        ..mode_options(true, false)
+    };
+    let r =
+        compare(&loaded, &options).map_err(|e| format!("the engines disagree ({auto:?}): {e}"))?;
+    if let Some(e) = r.error {
+        if r.steps >= MAX_STEPS {
             return Ok(Run::TooLong);
         }
         return Err(format!("runtime error ({auto:?}): {e}"));
     }
-    if ref_r.error.is_some() || out != ref_out || r.profile != ref_r.profile {
-        return Err(format!(
-            "the engines disagree ({auto:?}): fast printed {out:?}, reference {ref_out:?} ({:?})",
-            ref_r.error.as_ref().map(|e| e.to_string())
-        ));
-    }
-    Ok(Run::Ok(out, Box::new(r)))
+    let profile =
+        format::read(&r.profile).map_err(|e| format!("the profile does not read back: {e}"))?;
+    let out = String::from_utf8(r.out).map_err(|e| format!("the output is not UTF-8: {e}"))?;
+    Ok(Run::Ok(out, Box::new(profile)))
 }
 
 #[test]

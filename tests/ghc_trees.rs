@@ -35,7 +35,7 @@ fn compare(name: &str, auto: AutoCc, suffix: &str) -> Result<(), String> {
         false,
     );
     let r = run_text(&stg, &text, true, auto, &stacks());
-    let ours = stg_tree(&r.result, false);
+    let ours = stg_tree(&r.result.profile, false);
     tree_diff(&format!("{name} ({suffix})"), &ghc, &ours)
 }
 
@@ -346,7 +346,7 @@ fn ghc_guide_fib_matches_ghc() {
 fn function_with_constructor_body_gets_a_cost_centre() {
     let text = std::fs::read_to_string("programs/queens.stg").unwrap();
     let r = run_text("programs/queens.stg", &text, true, AutoCc::All, &stacks());
-    let ours = stg_tree(&r.result, false);
+    let ours = stg_tree(&r.result.profile, false);
     assert_eq!(
         ours.get("MAIN > CAF > main > queens > place > place.ext > extend > extend.add"),
         Some(&152),
@@ -382,7 +382,7 @@ fn caf_built_function_across_modules_is_a_known_disagreement() {
     let mut trace = Vec::new();
     let r = machine::run(&loaded.program, &sources, &stacks(), &mut out, &mut trace);
     assert_eq!(String::from_utf8(out).unwrap(), "42\n");
-    let ours = stg_tree(&r, false);
+    let ours = stg_tree(&r.profile, false);
     let ghc = ghc_tree(
         &std::fs::read_to_string(format!("{dir}/Main.tree")).unwrap(),
         false,
@@ -438,7 +438,11 @@ fn compare_modules(dir: &str, auto: AutoCc, tree_file: &str) -> Result<(), Strin
         true,
     );
     let r = run_modules(dir, auto)?;
-    tree_diff(&format!("{dir} ({tree_file})"), &ghc, &stg_tree(&r, true))
+    tree_diff(
+        &format!("{dir} ({tree_file})"),
+        &ghc,
+        &stg_tree(&r.profile, true),
+    )
 }
 
 /// Every twin of several modules is found, two_modules and the later ones
@@ -549,7 +553,7 @@ fn run_modules(dir: &str, auto: AutoCc) -> Result<RunResult, String> {
 #[test]
 fn caf_built_functions_across_modules_keep_the_caf_node_unlike_ghc() {
     for (tree_file, ghc, r) in module_runs("tests/ghc/caf_function_scc") {
-        let ours = stg_tree(&r, true);
+        let ours = stg_tree(&r.profile, true);
         assert!(tree_diff(tree_file, &ghc, &ours).is_err(), "{tree_file}");
         // stg-run's tree with every `CAF (Lib)` below the top level
         // spliced out (each a 0-entry node) is GHC's.

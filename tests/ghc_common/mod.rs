@@ -6,7 +6,7 @@
 
 use crate::machine_common::in_prelude;
 use std::collections::BTreeMap;
-use stg_run::machine::RunResult;
+use stg_run::profile::Profile;
 
 pub type Tree = BTreeMap<String, u64>;
 
@@ -47,8 +47,7 @@ pub fn ghc_tree(text: &str, modules: bool) -> Tree {
 }
 
 /// stg-run's tree as paths, as [`ghc_tree`] reads GHC's.
-pub fn stg_tree(r: &RunResult, modules: bool) -> Tree {
-    let p = &r.profile;
+pub fn stg_tree(p: &Profile, modules: bool) -> Tree {
     let mut tree = Tree::new();
     let mut work = vec![(0u32, String::new())];
     while let Some((i, prefix)) = work.pop() {
