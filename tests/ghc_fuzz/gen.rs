@@ -1100,6 +1100,12 @@ fn hs(e: &Expr, ind: usize, out: &mut String) {
             out.push_str("(let { ");
             match &**b {
                 Bind::Thunk { name, ty, rhs } => {
+                    // A `D` thunk used once as a scrutinee would be inlined
+                    // into the case at -O0, and case-of-case would then push
+                    // its scc into the constructor's fields (seed 734).
+                    if *ty == Ty::D {
+                        write!(out, "{{-# NOINLINE {name} #-}}; ").unwrap();
+                    }
                     write!(out, "{name} :: {}; {name} = ", ty.hs()).unwrap();
                     hs(rhs, ind + 4, out);
                 }
