@@ -11,6 +11,11 @@
 //!   or `Fn(2)`s, and returns an `Int`, a `D` or a function; a local
 //!   function takes Ints and returns an Int (a local function ending in a
 //!   partial application may be eta-expanded by GHC: README's traps).
+//! - Lists, in half of the programs (`Gen::lists`): `[Int]` as one more
+//!   type of bindings, parameters and results, made and used only by
+//!   saturated calls of base's `enumFromTo`, `map`, `sum`, `length` and
+//!   `foldr` (the STG Prelude's functions of the same names), never by
+//!   `[]`, `:` or a case on a list.
 //! - Every argument is an atom (a variable or a literal): an unnamed lazy
 //!   subexpression is a thunk without a cost centre in GHC and a named
 //!   `let` in STG. Operands of `+`, `-`, `*`, `<`, `<=`, `==` and case
@@ -72,6 +77,8 @@ pub enum Ty {
     D,
     /// `Int -> ... -> Int` with this many Ints.
     Fn(usize),
+    /// `[Int]`, in programs with lists (`Gen::lists`).
+    L,
 }
 
 impl Ty {
@@ -79,6 +86,7 @@ impl Ty {
         match self {
             Ty::Int => "Int".into(),
             Ty::D => "D".into(),
+            Ty::L => "[Int]".into(),
             Ty::Fn(k) => format!("({}Int)", "Int -> ".repeat(*k)),
         }
     }
@@ -205,7 +213,21 @@ pub struct Gen {
     sccs: usize,
     nest: usize,
     tops: Vec<TopInfo>,
+    /// Lists and base's list functions are in this program (half the
+    /// seeds, drawn from a stream of their own, so that a program without
+    /// lists is the one the seed gave before lists were added).
+    lists: bool,
 }
+
+/// The list functions a program with lists calls, with their types: the
+/// same names in base and in the STG Prelude, each called saturated.
+const LIST_FNS: [(&str, &[Ty], Ty); 5] = [
+    ("enumFromTo", &[Ty::Int, Ty::Int], Ty::L),
+    ("map", &[Ty::Fn(1), Ty::L], Ty::L),
+    ("sum", &[Ty::L], Ty::Int),
+    ("length", &[Ty::L], Ty::Int),
+    ("foldr", &[Ty::Fn(2), Ty::Int, Ty::L], Ty::Int),
+];
 
 const CONS: [(&str, &[Ty]); 3] = [
     ("A", &[Ty::Int]),
@@ -253,6 +275,7 @@ impl Gen {
             sccs: 0,
             nest: 0,
             tops: Vec::new(),
+            lists: Rng::new(seed ^ 0x4C49_5354).chance(50),
         }
     }
 
@@ -261,13 +284,23 @@ impl Gen {
         format!("{prefix}{}", self.fresh)
     }
 
-    fn ty(&mut self) -> Ty {
-        match self.rng.weighted(&[50, 15, 20, 15]) {
+    /// A type for a binding or a parameter: `[50, 15, 20, 15]` for Int, D,
+    /// `Fn(1)`, `Fn(2)` (and 15 for `[Int]` with lists); `result` weights
+    /// for a function's result.
+    fn ty_weighted(&mut self, weights: [u32; 4]) -> Ty {
+        let l = if self.lists { 15 } else { 0 };
+        let [a, b, c, d] = weights;
+        match self.rng.weighted(&[a, b, c, d, l]) {
             0 => Ty::Int,
             1 => Ty::D,
             2 => Ty::Fn(1),
-            _ => Ty::Fn(2),
+            3 => Ty::Fn(2),
+            _ => Ty::L,
         }
+    }
+
+    fn ty(&mut self) -> Ty {
+        self.ty_weighted([50, 15, 20, 15])
     }
 
     pub fn program(seed: u64) -> Program {
@@ -301,20 +334,10 @@ impl Gen {
                 let fuel = g.name("n");
                 let mut params = vec![(fuel.clone(), Ty::Int)];
                 for _ in 0..g.rng.below(3) {
-                    let t = match g.rng.weighted(&[50, 15, 20, 15]) {
-                        0 => Ty::Int,
-                        1 => Ty::D,
-                        2 => Ty::Fn(1),
-                        _ => Ty::Fn(2),
-                    };
+                    let t = g.ty();
                     params.push((g.name("x"), t));
                 }
-                let result = match g.rng.weighted(&[55, 15, 20, 10]) {
-                    0 => Ty::Int,
-                    1 => Ty::D,
-                    2 => Ty::Fn(1),
-                    _ => Ty::Fn(2),
-                };
+                let result = g.ty_weighted([55, 15, 20, 10]);
                 // Registered first: the body may call it (with n - 1).
                 g.tops.push(TopInfo {
                     name: name.clone(),
@@ -498,6 +521,17 @@ impl Gen {
                     name: v.clone(),
                     params: vec![Ty::Int; *k],
                     fin: Ty::Int,
+                    first: None,
+                    fuel: false,
+                });
+            }
+        }
+        if self.lists {
+            for (name, params, fin) in LIST_FNS {
+                out.push(Callable {
+                    name: name.to_string(),
+                    params: params.to_vec(),
+                    fin,
                     first: None,
                     fuel: false,
                 });
@@ -715,6 +749,17 @@ impl Gen {
                 w(deep, 1),
                 0,
             ],
+            Ty::L => [
+                w(!self.atoms_of(&Ty::L, ctx).is_empty(), 1),
+                0,
+                4,
+                w(deep, 2),
+                w(deep && has_d, 1),
+                0,
+                w(deep, 3),
+                w(deep, 1),
+                0,
+            ],
         };
         match self.rng.weighted(&weights) {
             0 => {
@@ -875,6 +920,11 @@ impl Gen {
                 pre.push(b);
                 Expr::Atom(Atom::Var(name))
             }
+            Ty::L => {
+                let a = Atom::Lit(self.rng.below(2) as i64);
+                let b = Atom::Lit(self.rng.below(4) as i64);
+                Expr::Call("enumFromTo".into(), vec![a, b])
+            }
         }
     }
 }
@@ -915,7 +965,7 @@ fn is_global(name: &str) -> bool {
         name.strip_prefix(p)
             .is_some_and(|r| !r.is_empty() && r.bytes().all(|b| b.is_ascii_digit()))
     };
-    rest("f") || rest("c")
+    rest("f") || rest("c") || LIST_FNS.iter().any(|f| f.0 == name)
 }
 
 /// The local variables `e` refers to and does not bind.
