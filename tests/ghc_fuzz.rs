@@ -254,28 +254,24 @@ fn check_pair(what: &str, dir: &Path, stg: &str) -> Verdict {
         let trees: Vec<_> = ghc_texts.iter().map(|t| ghc_tree(t, false)).collect();
         let varies = trees.iter().any(|t| *t != trees[0]);
         layout_dependent |= varies;
-        for (i, text) in ghc_texts.iter().enumerate() {
-            if i == 0 || varies {
-                let stem = if tag == "all" {
-                    "Main"
-                } else {
-                    &format!("Main.{tag}")
-                };
-                let name = match i {
-                    0 => format!("{stem}.tree"),
-                    i => format!("{stem}.{}.tree", i + 1),
-                };
-                std::fs::write(dir.join(name), text).unwrap();
-            }
+        // The default layout's tree always; the others' when they differ.
+        let shown = if varies { trees.len() } else { 1 };
+        let stem = if tag == "all" {
+            "Main"
+        } else {
+            &format!("Main.{tag}")
+        };
+        for (i, text) in ghc_texts.iter().enumerate().take(shown) {
+            let name = match i {
+                0 => format!("{stem}.tree"),
+                i => format!("{stem}.{}.tree", i + 1),
+            };
+            std::fs::write(dir.join(name), text).unwrap();
         }
         if trees.contains(&ours) {
             continue;
         }
-        for (layout, ghc) in LAYOUTS
-            .iter()
-            .zip(&trees)
-            .take(if varies { LAYOUTS.len() } else { 1 })
-        {
+        for (layout, ghc) in LAYOUTS.iter().zip(&trees).take(shown) {
             let what = format!("{what} ({flag} {layout:?} / --auto-cc={tag})");
             if let Err(d) = tree_diff(&what, ghc, &ours) {
                 report.push_str(&d);

@@ -1075,6 +1075,17 @@ fn hs_app(head: &str, args: &[Atom], out: &mut String) {
     out.push(')');
 }
 
+/// A case's alternatives `pattern -> body`, one per line after the
+/// first's `{` (written by the caller), then the closing `})`.
+fn hs_alts<'a>(alts: impl Iterator<Item = (String, &'a Expr)>, ind: usize, out: &mut String) {
+    for (i, (pat, body)) in alts.enumerate() {
+        let sep = if i == 0 { " " } else { ";" };
+        write!(out, "\n{}{sep} {pat} -> ", pad(ind + 2)).unwrap();
+        hs(body, ind + 6, out);
+    }
+    out.push_str(" })");
+}
+
 /// Haskell, with explicit braces (layout plays no part) and every compound
 /// expression in parentheses.
 fn hs(e: &Expr, ind: usize, out: &mut String) {
@@ -1104,47 +1115,20 @@ fn hs(e: &Expr, ind: usize, out: &mut String) {
             out.push_str("(case ");
             hs(s, ind, out);
             out.push_str(" of {");
-            let mut first = true;
-            for alt in alts {
-                write!(
-                    out,
-                    "\n{}{} {}{} -> ",
-                    pad(ind + 2),
-                    if first { " " } else { ";" },
-                    alt.con,
-                    alt.vars.iter().map(|v| format!(" {v}")).collect::<String>()
-                )
-                .unwrap();
-                first = false;
-                hs(&alt.body, ind + 6, out);
-            }
-            if let Some(d) = def {
-                write!(
-                    out,
-                    "\n{}{} _ -> ",
-                    pad(ind + 2),
-                    if first { " " } else { ";" }
-                )
-                .unwrap();
-                hs(d, ind + 6, out);
-            }
-            out.push_str(" })");
+            let pats = alts.iter().map(|alt| {
+                let vars: String = alt.vars.iter().map(|v| format!(" {v}")).collect();
+                (format!("{}{vars}", alt.con), &alt.body)
+            });
+            hs_alts(
+                pats.chain(def.iter().map(|d| ("_".to_string(), &**d))),
+                ind,
+                out,
+            );
         }
         Expr::CaseInt(x, alts, def) => {
             write!(out, "(case {x} of {{").unwrap();
-            for (i, (n, a)) in alts.iter().enumerate() {
-                write!(
-                    out,
-                    "\n{}{} {n} -> ",
-                    pad(ind + 2),
-                    if i == 0 { " " } else { ";" }
-                )
-                .unwrap();
-                hs(a, ind + 6, out);
-            }
-            write!(out, "\n{}; _ -> ", pad(ind + 2)).unwrap();
-            hs(def, ind + 6, out);
-            out.push_str(" })");
+            let pats = alts.iter().map(|(n, a)| (n.to_string(), a));
+            hs_alts(pats.chain([("_".to_string(), &**def)]), ind, out);
         }
         Expr::Let(b, body) => {
             out.push_str("(let { ");
