@@ -12,10 +12,11 @@
 //!   function takes Ints and returns an Int (a local function ending in a
 //!   partial application may be eta-expanded by GHC: README's traps).
 //! - Lists, in half of the programs (`Gen::lists`): `[Int]` as one more
-//!   type of bindings, parameters and results, made and used only by
-//!   saturated calls of base's `enumFromTo`, `map`, `sum`, `length` and
-//!   `foldr` (the STG Prelude's functions of the same names), never by
-//!   `[]`, `:` or a case on a list.
+//!   type of bindings, parameters and results, made and used by saturated
+//!   calls of base's `enumFromTo`, `map`, `sum`, `length` and `foldr` (the
+//!   STG Prelude's functions of the same names), by `[]` and `:` (`Nil`,
+//!   `Cons`) under the rules for constructors below (`[]` also as an
+//!   argument: the STG's global `nil`), and by cases on lists.
 //! - Every argument is an atom (a variable or a literal): an unnamed lazy
 //!   subexpression is a thunk without a cost centre in GHC and a named
 //!   `let` in STG. Operands of `+`, `-`, `*`, `<`, `<=`, `==` and case
@@ -96,6 +97,8 @@ impl Ty {
 pub enum Atom {
     Lit(i64),
     Var(String),
+    /// `[]` (the STG program's global `nil`).
+    Nil,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -121,8 +124,9 @@ pub enum Expr {
     Con(&'static str, Vec<Atom>),
     /// `if a cmp b then t else e`, operands atoms or calls.
     If(Cmp, Box<Expr>, Box<Expr>, Box<Expr>, Box<Expr>),
-    /// Scrutinee an atom or a call; alternatives; a default.
-    CaseD(Box<Expr>, Vec<Alt>, Option<Box<Expr>>),
+    /// A case on a `D` or (with lists) an `[Int]`: scrutinee an atom or a
+    /// call; alternatives; a default.
+    CaseCon(Box<Expr>, Vec<Alt>, Option<Box<Expr>>),
     /// `case x of 0 -> ..; 1 -> ..; _ -> ..` on an Int variable.
     CaseInt(String, Vec<(i64, Expr)>, Box<Expr>),
     Let(Box<Bind>, Box<Expr>),
@@ -234,6 +238,18 @@ const CONS: [(&str, &[Ty]); 3] = [
     ("B", &[Ty::Int, Ty::Int]),
     ("F", &[Ty::Fn(1)]),
 ];
+
+/// The list's constructors, by their STG names (`[]` and `:` in Haskell).
+const LIST_CONS: [(&str, &[Ty]); 2] = [("Nil", &[]), ("Cons", &[Ty::Int, Ty::L])];
+
+/// The constructors of a data type (`D` or `[Int]`).
+fn cons_of(ty: &Ty) -> &'static [(&'static str, &'static [Ty])] {
+    match ty {
+        Ty::D => &CONS,
+        Ty::L => &LIST_CONS,
+        _ => unreachable!("only D and [Int] have constructors"),
+    }
+}
 
 /// The Ints a value of type `params -> result` takes before an Int or D
 /// (the result's own arguments added), and that final type.
@@ -618,6 +634,16 @@ impl Gen {
         Atom::Var(name)
     }
 
+    /// An argument of type `ty`: as [`Gen::atom`], or sometimes `[]` for a
+    /// list. (Never a whole expression: a thunk or an scc around `[]` is a
+    /// constructor trap, top_con or box_scc.)
+    fn arg(&mut self, ty: &Ty, depth: usize, ctx: &Ctx, pre: &mut Vec<Bind>) -> Atom {
+        if *ty == Ty::L && self.rng.chance(15) {
+            return Atom::Nil;
+        }
+        self.atom(ty, depth, ctx, pre)
+    }
+
     fn wrap(pre: Vec<Bind>, e: Expr) -> Expr {
         pre.into_iter()
             .rev()
@@ -646,7 +672,7 @@ impl Gen {
             } else if i == 0 && fuel {
                 self.fuel_atom(ctx)
             } else {
-                self.atom(t, depth.saturating_sub(1), ctx, pre)
+                self.arg(t, depth.saturating_sub(1), ctx, pre)
             };
             args.push(a);
         }
@@ -712,9 +738,12 @@ impl Gen {
             .filter(|(_, t)| *t == Ty::Int)
             .map(|(v, _)| v.clone())
             .collect();
-        // 0 atom, 1 arith, 2 call, 3 if, 4 caseD, 5 caseInt, 6 let, 7 scc, 8 con
+        // 0 atom, 1 arith, 2 call, 3 if, 4 case on a D, 5 caseInt, 6 let,
+        // 7 scc, 8 con, 9 case on a list (a weight 0 changes no draw: a
+        // program without lists is the one its seed gave before).
         let deep = depth > 0;
         let w = |b: bool, x: u32| if b { x } else { 0 };
+        let case_l = w(deep && self.lists, 1);
         let weights = match ty {
             Ty::Int => [
                 2,
@@ -726,6 +755,7 @@ impl Gen {
                 w(deep, 3),
                 w(deep, 1),
                 0,
+                case_l,
             ],
             Ty::D => [
                 w(has_d, 1),
@@ -737,6 +767,7 @@ impl Gen {
                 w(deep, 2),
                 w(deep, 1),
                 w(con_ok, 2),
+                case_l,
             ],
             Ty::Fn(_) => [
                 2,
@@ -748,6 +779,7 @@ impl Gen {
                 w(deep, 3),
                 w(deep, 1),
                 0,
+                case_l,
             ],
             Ty::L => [
                 w(!self.atoms_of(&Ty::L, ctx).is_empty(), 1),
@@ -758,7 +790,8 @@ impl Gen {
                 0,
                 w(deep, 3),
                 w(deep, 1),
-                0,
+                w(con_ok, 2),
+                case_l,
             ],
         };
         match self.rng.weighted(&weights) {
@@ -799,48 +832,7 @@ impl Gen {
                 let e = self.alt_expr(ty, d, ctx, fcon);
                 Expr::If(cmp, Box::new(a), Box::new(b), Box::new(t), Box::new(e))
             }
-            4 => {
-                let scrut = if self.rng.chance(50)
-                    && let Some(c) = self.call(&Ty::D, d, ctx, pre)
-                {
-                    c
-                } else {
-                    Expr::Atom(self.atom(&Ty::D, 0, ctx, pre))
-                };
-                let mut alts = Vec::new();
-                for (con, fields) in CONS {
-                    if self.rng.chance(70) {
-                        let vars: Vec<(String, Ty)> =
-                            fields.iter().map(|t| (self.name("y"), t.clone())).collect();
-                        let mut c = ctx.clone();
-                        c.vars.extend(vars.iter().cloned());
-                        let body = self.alt_expr(ty, d, &c, true);
-                        alts.push(Alt {
-                            con,
-                            vars: vars.into_iter().map(|v| v.0).collect(),
-                            body,
-                        });
-                    }
-                }
-                if alts.is_empty() {
-                    // `case d of _ -> e` does not force d in Haskell.
-                    let vars = vec![self.name("y")];
-                    let mut c = ctx.clone();
-                    c.vars.push((vars[0].clone(), Ty::Int));
-                    let body = self.alt_expr(ty, d, &c, true);
-                    alts.push(Alt {
-                        con: "A",
-                        vars,
-                        body,
-                    });
-                }
-                let default = if alts.len() < CONS.len() {
-                    Some(Box::new(self.alt_expr(ty, d, ctx, true)))
-                } else {
-                    None
-                };
-                Expr::CaseD(Box::new(scrut), alts, default)
-            }
+            4 => self.case_con(ty, &Ty::D, d, ctx, pre),
             5 => {
                 let x = int_vars[self.rng.below(int_vars.len())].clone();
                 let n = 1 + self.rng.below(2);
@@ -879,14 +871,59 @@ impl Gen {
                 let inner = self.expr(ty, d, ctx, false);
                 self.scc(inner)
             }
-            _ => self.con(ty, ctx, pre, false),
+            8 => self.con(ty, ctx, pre, false),
+            _ => self.case_con(ty, &Ty::L, d, ctx, pre),
+        }
+    }
+
+    /// A case of type `ty` on a value of the data type `on` (`D` or
+    /// `[Int]`): the scrutinee an atom or a call, each constructor's
+    /// alternative with a chance, a default if one is missing.
+    fn case_con(&mut self, ty: &Ty, on: &Ty, d: usize, ctx: &Ctx, pre: &mut Vec<Bind>) -> Expr {
+        let scrut = if self.rng.chance(50)
+            && let Some(c) = self.call(on, d, ctx, pre)
+        {
+            c
+        } else {
+            Expr::Atom(self.atom(on, 0, ctx, pre))
+        };
+        let cons = cons_of(on);
+        let mut alts = Vec::new();
+        for &(con, fields) in cons {
+            if self.rng.chance(70) {
+                alts.push(self.con_alt(ty, con, fields, d, ctx));
+            }
+        }
+        if alts.is_empty() {
+            // `case d of _ -> e` does not force d in Haskell.
+            let (con, fields) = cons[0];
+            alts.push(self.con_alt(ty, con, fields, d, ctx));
+        }
+        let default = if alts.len() < cons.len() {
+            Some(Box::new(self.alt_expr(ty, d, ctx, true)))
+        } else {
+            None
+        };
+        Expr::CaseCon(Box::new(scrut), alts, default)
+    }
+
+    /// The alternative `con fields -> body` of a case of type `ty`.
+    fn con_alt(&mut self, ty: &Ty, con: &'static str, fields: &[Ty], d: usize, ctx: &Ctx) -> Alt {
+        let vars: Vec<(String, Ty)> = fields.iter().map(|t| (self.name("y"), t.clone())).collect();
+        let mut c = ctx.clone();
+        c.vars.extend(vars.iter().cloned());
+        let body = self.alt_expr(ty, d, &c, true);
+        Alt {
+            con,
+            vars: vars.into_iter().map(|v| v.0).collect(),
+            body,
         }
     }
 
     /// A case alternative (or branch of an if): a constructor may be the
     /// whole of it, `F` included when `fcon`.
     fn alt_expr(&mut self, ty: &Ty, depth: usize, ctx: &Ctx, fcon: bool) -> Expr {
-        if *ty == Ty::D && self.rng.chance(50) {
+        if matches!(ty, Ty::D | Ty::L) && self.rng.chance(50) {
             let mut pre = Vec::new();
             let e = self.con(ty, ctx, &mut pre, fcon);
             return Self::wrap(pre, e);
@@ -894,10 +931,12 @@ impl Gen {
         self.expr(ty, depth, ctx, true)
     }
 
-    fn con(&mut self, _ty: &Ty, ctx: &Ctx, pre: &mut Vec<Bind>, fcon: bool) -> Expr {
-        let n = if fcon { 3 } else { 2 };
-        let (con, fields) = CONS[self.rng.below(n)];
-        let args = fields.iter().map(|t| self.atom(t, 1, ctx, pre)).collect();
+    /// A constructor application of type `ty` (`F` only when `fcon`).
+    fn con(&mut self, ty: &Ty, ctx: &Ctx, pre: &mut Vec<Bind>, fcon: bool) -> Expr {
+        let cons = cons_of(ty);
+        let n = if *ty == Ty::D && !fcon { 2 } else { cons.len() };
+        let (con, fields) = cons[self.rng.below(n)];
+        let args = fields.iter().map(|t| self.arg(t, 1, ctx, pre)).collect();
         Expr::Con(con, args)
     }
 
@@ -1000,7 +1039,7 @@ fn collect(e: &Expr, used: &mut BTreeSet<String>, bound: &mut BTreeSet<String>) 
                 collect(x, used, bound);
             }
         }
-        Expr::CaseD(s, alts, def) => {
+        Expr::CaseCon(s, alts, def) => {
             collect(s, used, bound);
             for alt in alts {
                 bound.extend(alt.vars.iter().cloned());
@@ -1042,6 +1081,17 @@ fn hs_atom(a: &Atom) -> String {
     match a {
         Atom::Lit(n) => n.to_string(),
         Atom::Var(v) => v.clone(),
+        Atom::Nil => "[]".into(),
+    }
+}
+
+/// A constructor applied to `args` (variables, in a pattern): `[]` and
+/// `(x : xs)` for the list's.
+fn hs_con(con: &str, args: &[String]) -> String {
+    match (con, args) {
+        ("Nil", []) => "[]".into(),
+        ("Cons", [x, xs]) => format!("({x} : {xs})"),
+        _ => args.iter().fold(con.to_string(), |s, a| s + " " + a),
     }
 }
 
@@ -1099,7 +1149,12 @@ fn hs(e: &Expr, ind: usize, out: &mut String) {
             out.push(')');
         }
         Expr::Call(f, args) => hs_app(f, args, out),
-        Expr::Con(c, args) => hs_app(c, args, out),
+        Expr::Con(c, args) => match *c {
+            "Nil" | "Cons" => {
+                out.push_str(&hs_con(c, &args.iter().map(hs_atom).collect::<Vec<_>>()))
+            }
+            _ => hs_app(c, args, out),
+        },
         Expr::If(cmp, a, b, t, f) => {
             out.push_str("(if ");
             hs(a, ind, out);
@@ -1111,14 +1166,21 @@ fn hs(e: &Expr, ind: usize, out: &mut String) {
             hs(f, ind + 4, out);
             out.push(')');
         }
-        Expr::CaseD(s, alts, def) => {
+        Expr::CaseCon(s, alts, def) => {
             out.push_str("(case ");
-            hs(s, ind, out);
+            let on_list = matches!(alts[0].con, "Nil" | "Cons");
+            if on_list && matches!(**s, Expr::Call(..)) {
+                // `enumFromTo 0 2` alone would default to `[Integer]`.
+                out.push('(');
+                hs(s, ind, out);
+                out.push_str(" :: [Int])");
+            } else {
+                hs(s, ind, out);
+            }
             out.push_str(" of {");
-            let pats = alts.iter().map(|alt| {
-                let vars: String = alt.vars.iter().map(|v| format!(" {v}")).collect();
-                (format!("{}{vars}", alt.con), &alt.body)
-            });
+            let pats = alts
+                .iter()
+                .map(|alt| (hs_con(alt.con, &alt.vars), &alt.body));
             hs_alts(
                 pats.chain(def.iter().map(|d| ("_".to_string(), &**d))),
                 ind,
@@ -1134,10 +1196,10 @@ fn hs(e: &Expr, ind: usize, out: &mut String) {
             out.push_str("(let { ");
             match &**b {
                 Bind::Thunk { name, ty, rhs } => {
-                    // A `D` thunk used once as a scrutinee would be inlined
+                    // A `D` or list thunk used once as a scrutinee would be inlined
                     // into the case at -O0, and case-of-case would then push
                     // its scc into the constructor's fields (seed 734).
-                    if *ty == Ty::D {
+                    if matches!(ty, Ty::D | Ty::L) {
                         write!(out, "{{-# NOINLINE {name} #-}}; ").unwrap();
                     }
                     write!(out, "{name} :: {}; {name} = ", ty.hs()).unwrap();
@@ -1225,6 +1287,7 @@ fn stg_atom(a: &Atom) -> String {
     match a {
         Atom::Lit(n) => format!("int{n}"),
         Atom::Var(v) => v.clone(),
+        Atom::Nil => "nil".into(),
     }
 }
 
@@ -1281,6 +1344,7 @@ impl Stg {
         match e {
             Expr::Atom(Atom::Lit(n)) => self.line(ind, &format!("I# {{{n}#}}")),
             Expr::Atom(Atom::Var(v)) => self.line(ind, &format!("{v} {{}}")),
+            Expr::Atom(Atom::Nil) => self.line(ind, "nil {}"),
             Expr::Arith(op, a, b) => {
                 let (x, i) = self.operand(a, ind);
                 let (y, i) = self.operand(b, i);
@@ -1307,7 +1371,7 @@ impl Stg {
                 self.line(i + 2, "False {} ->");
                 self.expr(f, i + 4);
             }
-            Expr::CaseD(s, alts, def) => {
+            Expr::CaseCon(s, alts, def) => {
                 let scrut = match &**s {
                     Expr::Atom(a) => format!("{} {{}}", stg_atom(a)),
                     Expr::Call(f, args) => format!("{f} {}", stg_atoms(args)),
