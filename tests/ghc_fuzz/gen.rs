@@ -13,8 +13,10 @@
 //!   partial application may be eta-expanded by GHC: README's traps).
 //! - Lists, in half of the programs (`Gen::lists`): `[Int]` as one more
 //!   type of bindings, parameters and results, made and used by saturated
-//!   calls of base's `enumFromTo`, `map`, `sum`, `length` and `foldr` (the
-//!   STG Prelude's functions of the same names), by `[]` and `:` (`Nil`,
+//!   calls of base's `enumFromTo`, `replicate`, `map`, `zipWith`, `take`,
+//!   `drop`, `++`, `reverse`, `sum`, `length`, `foldr` and `foldl` (the
+//!   STG Prelude's functions of the same names, `append` for `++`; one
+//!   call in three is of these), by `[]` and `:` (`Nil`,
 //!   `Cons`) under the rules for constructors below (`[]` also as an
 //!   argument: the STG's global `nil`), and by cases on lists.
 //! - Every argument is an atom (a variable or a literal): an unnamed lazy
@@ -224,13 +226,21 @@ pub struct Gen {
 }
 
 /// The list functions a program with lists calls, with their types: the
-/// same names in base and in the STG Prelude, each called saturated.
-const LIST_FNS: [(&str, &[Ty], Ty); 5] = [
+/// same names in base and in the STG Prelude (`append` is base's `++`),
+/// each called saturated.
+const LIST_FNS: [(&str, &[Ty], Ty); 12] = [
     ("enumFromTo", &[Ty::Int, Ty::Int], Ty::L),
     ("map", &[Ty::Fn(1), Ty::L], Ty::L),
     ("sum", &[Ty::L], Ty::Int),
     ("length", &[Ty::L], Ty::Int),
     ("foldr", &[Ty::Fn(2), Ty::Int, Ty::L], Ty::Int),
+    ("foldl", &[Ty::Fn(2), Ty::Int, Ty::L], Ty::Int),
+    ("zipWith", &[Ty::Fn(2), Ty::L, Ty::L], Ty::L),
+    ("take", &[Ty::Int, Ty::L], Ty::L),
+    ("drop", &[Ty::Int, Ty::L], Ty::L),
+    ("append", &[Ty::L, Ty::L], Ty::L),
+    ("reverse", &[Ty::L], Ty::L),
+    ("replicate", &[Ty::Int, Ty::Int], Ty::L),
 ];
 
 const CONS: [(&str, &[Ty]); 3] = [
@@ -659,6 +669,18 @@ impl Gen {
                 if rest_is(&c.params, &c.fin, m, ty) {
                     options.push((c.name.clone(), c.params.clone(), m, c.first.clone(), c.fuel));
                 }
+            }
+        }
+        if self.lists {
+            // The library's twelve would crowd out the program's own
+            // functions: one call in three is the library's, when there is
+            // a choice.
+            let lib = |o: &(String, Vec<Ty>, usize, Option<String>, bool)| {
+                LIST_FNS.iter().any(|f| f.0 == o.0)
+            };
+            let pick_lib = self.rng.chance(33);
+            if options.iter().any(lib) && !options.iter().all(lib) {
+                options.retain(|o| lib(o) == pick_lib);
             }
         }
         if options.is_empty() {
@@ -1148,6 +1170,7 @@ fn hs(e: &Expr, ind: usize, out: &mut String) {
             hs(b, ind, out);
             out.push(')');
         }
+        Expr::Call(f, args) if f == "append" => hs_app("(++)", args, out),
         Expr::Call(f, args) => hs_app(f, args, out),
         Expr::Con(c, args) => match *c {
             "Nil" | "Cons" => {
