@@ -16,9 +16,9 @@
 //!   calls of base's `enumFromTo`, `replicate`, `map`, `zipWith`, `take`,
 //!   `drop`, `++`, `reverse`, `sum`, `length`, `foldr` and `foldl` (the
 //!   STG Prelude's functions of the same names, `append` for `++`; one
-//!   call in three is of these), by `[]` and `:` (`Nil`,
-//!   `Cons`) under the rules for constructors below (`[]` also as an
-//!   argument: the STG's global `nil`), and by cases on lists.
+//!   call in three is of these), by `[]` and `:` (`Nil`, `Cons`) under
+//!   the rules for constructors below (`[]` also as an argument: the
+//!   STG's global `nil`), and by cases on lists.
 //! - Every argument is an atom (a variable or a literal): an unnamed lazy
 //!   subexpression is a thunk without a cost centre in GHC and a named
 //!   `let` in STG. Operands of `+`, `-`, `*`, `<`, `<=`, `==` and case
