@@ -9,8 +9,9 @@
 //!   and functions `Int -> ... -> Int` (`Fn(k)`, k Ints to an Int). A
 //!   top-level function takes a fuel `Int` first, then Ints, `D`s, `Fn(1)`s
 //!   or `Fn(2)`s, and returns an `Int`, a `D` or a function; a local
-//!   function takes Ints and returns an Int (a local function ending in a
-//!   partial application may be eta-expanded by GHC: README's traps).
+//!   function takes Ints (with lists, lists too after the first) and
+//!   returns an Int (a local function ending in a partial application may
+//!   be eta-expanded by GHC: README's traps).
 //! - Lists, in half of the programs (`Gen::lists`): `[Int]` as one more
 //!   type of bindings, parameters and results, made and used by saturated
 //!   calls of base's `enumFromTo`, `replicate`, `map`, `zipWith`, `take`,
@@ -223,6 +224,10 @@ pub struct Gen {
     /// seeds, drawn from a stream of their own, so that a program without
     /// lists is the one the seed gave before lists were added).
     lists: bool,
+    /// Let-bound thunks whose value is a function: never a whole
+    /// expression (`Gen::expr_form`'s atoms), so that GHC cannot turn
+    /// them into join points (seed 1084 of `17c2bc6`, README's traps).
+    fn_thunks: BTreeSet<String>,
 }
 
 /// The list functions a program with lists calls, with their types: the
@@ -302,6 +307,7 @@ impl Gen {
             nest: 0,
             tops: Vec::new(),
             lists: Rng::new(seed ^ 0x4C49_5354).chance(50),
+            fn_thunks: BTreeSet::new(),
         }
     }
 
@@ -460,16 +466,27 @@ impl Gen {
     fn thunk(&mut self, ty: Ty, depth: usize, ctx: &Ctx) -> Bind {
         let name = self.name("v");
         let rhs = not_literal(self.expr(&ty, depth.saturating_sub(1), ctx, false));
+        if let Ty::Fn(_) = ty {
+            self.fn_thunks.insert(name.clone());
+        }
         Bind::Thunk { name, ty, rhs }
     }
 
-    /// A local function returning an Int: `ints` Int arguments (random if
-    /// None); sometimes recursive with a fuel first.
+    /// A local function returning an Int: `ints` Int arguments (if None,
+    /// one or two, and with lists an argument after the first may be a
+    /// list); sometimes recursive with a fuel first.
     fn local_fn(&mut self, ints: Option<usize>, depth: usize, ctx: &Ctx) -> Bind {
         let name = self.name("g");
         let k = ints.unwrap_or(1 + self.rng.below(2));
         let rec = self.rng.chance(30);
-        let params: Vec<(String, Ty)> = (0..k).map(|_| (self.name("x"), Ty::Int)).collect();
+        let mut params: Vec<(String, Ty)> = (0..k).map(|_| (self.name("x"), Ty::Int)).collect();
+        if ints.is_none() && self.lists {
+            for p in params.iter_mut().skip(1) {
+                if self.rng.chance(30) {
+                    p.1 = Ty::L;
+                }
+            }
+        }
         let mut c = ctx.clone();
         c.vars.extend(params.iter().cloned());
         let d = depth.saturating_sub(1);
@@ -587,7 +604,8 @@ impl Gen {
         if let Ty::Fn(k) = ty {
             for f in &ctx.fns {
                 let own = matches!(&ctx.self_rec, Some((n, _)) if *n == f.name);
-                if !own && !f.fuel && f.params.len() == *k {
+                let ints = f.params.iter().all(|t| *t == Ty::Int);
+                if !own && !f.fuel && ints && f.params.len() == *k {
                     out.push(f.name.clone());
                 }
             }
@@ -818,10 +836,16 @@ impl Gen {
         };
         match self.rng.weighted(&weights) {
             0 => {
-                if *ty != Ty::Int && self.atoms_of(ty, ctx).is_empty() {
+                let mut have = self.atoms_of(ty, ctx);
+                have.retain(|v| !self.fn_thunks.contains(v));
+                if *ty != Ty::Int && have.is_empty() {
                     return self.fallback(ty, ctx, pre);
                 }
-                Expr::Atom(self.atom(ty, 0, ctx, pre))
+                if *ty == Ty::Int {
+                    return Expr::Atom(self.atom(ty, 0, ctx, pre));
+                }
+                // As `atom` at depth 0 picks one.
+                Expr::Atom(Atom::Var(have[self.rng.below(have.len())].clone()))
             }
             1 => {
                 let op = match self.rng.weighted(&[5, 4, 1]) {
