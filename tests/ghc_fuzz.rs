@@ -195,6 +195,15 @@ fn run_ghc(dir: &Path, flag: &str, tag: &str) -> Result<(String, Vec<String>), S
     Ok((output.unwrap_or_default(), trees))
 }
 
+/// How a seed or pair that agrees is reported.
+fn agreement(layout_dependent: bool) -> &'static str {
+    if layout_dependent {
+        "agree with one of GHC's trees, which depend on its heap layout"
+    } else {
+        "agree"
+    }
+}
+
 enum Verdict {
     /// `layout_dependent`: GHC's own trees differed between [`LAYOUTS`]
     /// and stg-run's is one of them.
@@ -305,14 +314,9 @@ fn fuzz_against_ghc() {
                     let Some(&seed) = seeds.get(i) else { break };
                     let v = check_seed(seed, &root);
                     match &v {
-                        Verdict::Agree {
-                            layout_dependent: false,
-                        } => eprintln!("seed {seed}: agree"),
-                        Verdict::Agree {
-                            layout_dependent: true,
-                        } => eprintln!(
-                            "seed {seed}: agree with one of GHC's trees, which depend on its heap layout"
-                        ),
+                        Verdict::Agree { layout_dependent } => {
+                            eprintln!("seed {seed}: {}", agreement(*layout_dependent))
+                        }
                         Verdict::Skipped => eprintln!("seed {seed}: skipped (step limit)"),
                         Verdict::Differ(d) => eprintln!("seed {seed}: DIFFER\n{d}"),
                     }
@@ -377,14 +381,7 @@ fn compare_pair_with_ghc() {
     let dir = PathBuf::from(dir);
     let stg = std::fs::read_to_string(dir.join("Main.stg")).unwrap();
     match check_pair(&dir.display().to_string(), &dir, &stg) {
-        Verdict::Agree { layout_dependent } => eprintln!(
-            "agree{}",
-            if layout_dependent {
-                " with one of GHC's trees, which depend on its heap layout"
-            } else {
-                ""
-            }
-        ),
+        Verdict::Agree { layout_dependent } => eprintln!("{}", agreement(layout_dependent)),
         Verdict::Skipped => eprintln!("passed the step limit"),
         Verdict::Differ(d) => panic!("{d}"),
     }

@@ -248,6 +248,11 @@ const LIST_FNS: [(&str, &[Ty], Ty); 12] = [
     ("replicate", &[Ty::Int, Ty::Int], Ty::L),
 ];
 
+/// Whether `name` is one of [`LIST_FNS`].
+fn is_list_fn(name: &str) -> bool {
+    LIST_FNS.iter().any(|f| f.0 == name)
+}
+
 const CONS: [(&str, &[Ty]); 3] = [
     ("A", &[Ty::Int]),
     ("B", &[Ty::Int, Ty::Int]),
@@ -693,12 +698,13 @@ impl Gen {
             // The library's twelve would crowd out the program's own
             // functions: one call in three is the library's, when there is
             // a choice.
-            let lib = |o: &(String, Vec<Ty>, usize, Option<String>, bool)| {
-                LIST_FNS.iter().any(|f| f.0 == o.0)
-            };
             let pick_lib = self.rng.chance(33);
-            if options.iter().any(lib) && !options.iter().all(lib) {
-                options.retain(|o| lib(o) == pick_lib);
+            let (some, all) = (
+                options.iter().any(|o| is_list_fn(&o.0)),
+                options.iter().all(|o| is_list_fn(&o.0)),
+            );
+            if some && !all {
+                options.retain(|o| is_list_fn(&o.0) == pick_lib);
             }
         }
         if options.is_empty() {
@@ -1050,7 +1056,7 @@ fn is_global(name: &str) -> bool {
         name.strip_prefix(p)
             .is_some_and(|r| !r.is_empty() && r.bytes().all(|b| b.is_ascii_digit()))
     };
-    rest("f") || rest("c") || LIST_FNS.iter().any(|f| f.0 == name)
+    rest("f") || rest("c") || is_list_fn(name)
 }
 
 /// The local variables `e` refers to and does not bind.
