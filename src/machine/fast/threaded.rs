@@ -612,7 +612,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             }
             if self.top_cont {
                 let cont = self.top_cont();
-                let a = self.k.case_alts[cont.kind as usize];
+                let a = cont.extra;
                 if self.s.args.len() > cont.as_height as usize || a == NONE {
                     break;
                 }
@@ -715,7 +715,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             }
             if self.top_cont {
                 let cont = self.top_cont();
-                let a = self.k.case_alts[cont.kind as usize];
+                let a = cont.extra;
                 if self.s.args.len() > cont.as_height as usize || a == NONE {
                     break;
                 }
