@@ -473,6 +473,21 @@ impl Heap {
         }
     }
 
+    /// [`Heap::deref`] then [`Heap::info`] of the result, reading the info
+    /// word once when `a` is not an indirection (the common case).
+    #[inline(always)]
+    pub fn deref_info(&self, a: Addr) -> Option<(Addr, Info)> {
+        let w = *self.words.get(a as usize)?;
+        if w & 0xff == Tag::Ind as u64 {
+            let t = self.deref(a);
+            return Some((t, self.info(t)?));
+        }
+        if !self.in_range(a) {
+            return None;
+        }
+        Some((a, Info::decode(w)?))
+    }
+
     fn deref_chain(&self, mut a: Addr) -> Addr {
         for _ in 0..1_000_000 {
             match self.info(a) {

@@ -397,8 +397,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 Some(body)
             }
             Value::Ptr(p) => {
-                let a = self.heap.deref(p);
-                let info = self.heap.info(a)?;
+                let (a, info) = self.heap.deref_info(p)?;
                 match info.tag {
                     Tag::Con => {
                         // Rules 2 and 5 read the fields from the heap.
@@ -528,8 +527,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             Value::Int(_) => return stop(self),
             Value::Ptr(p) => p,
         };
-        let a = self.heap.deref(p);
-        let Some(info) = self.heap.info(a) else {
+        let Some((a, info)) = self.heap.deref_info(p) else {
             return stop(self);
         };
         match info.tag {
