@@ -127,8 +127,8 @@ impl Accounting {
     ///
     /// GHC applies an over-saturated call `f a b` (f of arity 1) as
     /// "call `f a`, then apply its result to `b`" and saves the caller's
-    /// stack around the first part (`stg_restore_cccs`, Note
-    /// [jump_SAVE_CCCS] in GHC's genapply): the result is applied under
+    /// stack around the first part (`stg_restore_cccs`, `Note
+    /// [jump_SAVE_CCCS]` in GHC's genapply): the result is applied under
     /// the *caller's* stack. The machine has no such point: `b` stays on the
     /// argument stack and whatever function `f`'s body calls with too few
     /// arguments of its own takes it. So entering a function with more
