@@ -806,6 +806,31 @@ mod tests {
     }
 
     #[test]
+    fn deref_info_is_deref_then_info() {
+        let mut h = Heap::new(1 << 20);
+        let mut r = R(vec![]);
+        h.reserve(100, false, &mut r).unwrap();
+        let leaf = h.alloc(con(1), 0, &[Value::Int(5)]).unwrap();
+        let one_hop = h.alloc(con(1), 0, &[Value::Int(0)]).unwrap();
+        h.update_with_ind(one_hop, leaf);
+        let two_hops = h.alloc(con(2), 0, &[Value::Int(0), Value::Int(0)]).unwrap();
+        h.update_with_ind(two_hops, one_hop);
+        let nullary = h.alloc(con(0), 0, &[]).unwrap();
+        // Last, a payload word that would decode as a constructor's info
+        // word: its address is not a closure's (in_range says so).
+        h.alloc(con(1), 0, &[Value::Int(Tag::Con as i64)]).unwrap();
+        // Every address up to past the end (payload words, whose low byte
+        // is no tag, and addresses beyond the allocated words included).
+        for a in 0..h.used_words() as Addr + 4 {
+            let d = h.deref(a);
+            let expected = h.info(d).map(|i| (d, i));
+            assert_eq!(h.deref_info(a), expected, "address {a}");
+        }
+        assert_eq!(h.deref_info(two_hops).map(|(a, _)| a), Some(leaf));
+        assert_eq!(h.deref_info(nullary).map(|(a, _)| a), Some(nullary));
+    }
+
+    #[test]
     fn long_chains_collect_without_recursion() {
         let mut h = Heap::new(1 << 30);
         let mut r = R(vec![Value::Int(0)]);
