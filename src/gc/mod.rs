@@ -769,6 +769,13 @@ mod tests {
         }
     }
 
+    /// A 1 MiB heap with room for 100 words made (no roots to keep).
+    fn heap_with_room() -> Heap {
+        let mut h = Heap::new(1 << 20);
+        h.reserve(100, false, &mut R(vec![])).unwrap();
+        h
+    }
+
     fn con(n: u32) -> Info {
         Info {
             tag: Tag::Con,
@@ -779,9 +786,7 @@ mod tests {
 
     #[test]
     fn ints_are_not_pointers_and_inds_vanish() {
-        let mut h = Heap::new(1 << 20);
-        let mut r = R(vec![]);
-        h.reserve(100, false, &mut r).unwrap();
+        let mut h = heap_with_room();
         let garbage = h.alloc(con(1), 0, &[Value::Int(7)]).unwrap();
         let leaf = h
             .alloc(con(2), 3, &[Value::Int(garbage as i64), Value::Int(-1)])
@@ -791,7 +796,7 @@ mod tests {
         let pair = h
             .alloc(con(2), 0, &[Value::Ptr(thunk), Value::Int(42)])
             .unwrap();
-        r.0.push(Value::Ptr(pair));
+        let mut r = R(vec![Value::Ptr(pair)]);
         h.collect(0, &mut r).unwrap();
         let Value::Ptr(p) = r.0[0] else { panic!() };
         assert_eq!(h.payload(p, 1), Value::Int(42));
@@ -807,9 +812,7 @@ mod tests {
 
     #[test]
     fn deref_info_is_deref_then_info() {
-        let mut h = Heap::new(1 << 20);
-        let mut r = R(vec![]);
-        h.reserve(100, false, &mut r).unwrap();
+        let mut h = heap_with_room();
         let leaf = h.alloc(con(1), 0, &[Value::Int(5)]).unwrap();
         let one_hop = h.alloc(con(1), 0, &[Value::Int(0)]).unwrap();
         h.update_with_ind(one_hop, leaf);
@@ -846,9 +849,7 @@ mod tests {
 
     #[test]
     fn walk_visits_every_closure_once() {
-        let mut h = Heap::new(1 << 20);
-        let mut r = R(vec![]);
-        h.reserve(100, false, &mut r).unwrap();
+        let mut h = heap_with_room();
         let a = h.alloc(con(0), 1, &[]).unwrap();
         let b = h
             .alloc(con(3), 2, &[Value::Int(1), Value::Ptr(a), Value::Int(3)])
