@@ -53,8 +53,9 @@ mod result;
 
 /// Which engine runs the program: the threaded interpreter [`fast`] (the
 /// default; with a trace requested, the reference engine runs instead, as
-/// only it traces) or the rule-at-a-time [`reference`](mod@reference) engine. Both give the
-/// same output, errors, `--reproducible` profile and heap profile.
+/// only it traces) or the rule-at-a-time [`reference`](mod@reference)
+/// engine. Both give the same output, errors, `--reproducible` profile and
+/// heap profile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Engine {
     Reference,

@@ -162,6 +162,14 @@ impl Frame {
         self.kind < RESTORE
     }
 
+    /// A continuation's alternatives in the compiled program
+    /// (`Compiled::case_alts` of its case, or `NONE`).
+    #[inline(always)]
+    fn alts(&self) -> u32 {
+        debug_assert!(self.is_cont());
+        self.extra
+    }
+
     /// An update frame's closure.
     #[inline(always)]
     fn update(&self) -> Option<Addr> {

@@ -610,7 +610,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             }
             if self.top_cont {
                 let cont = self.top_cont();
-                let a = cont.extra;
+                let a = cont.alts();
                 if self.s.args.len() > cont.as_height as usize || a == NONE {
                     break;
                 }
@@ -713,7 +713,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             }
             if self.top_cont {
                 let cont = self.top_cont();
-                let a = cont.extra;
+                let a = cont.alts();
                 if self.s.args.len() > cont.as_height as usize || a == NONE {
                     break;
                 }
