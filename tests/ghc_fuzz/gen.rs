@@ -470,9 +470,15 @@ impl Gen {
 
     fn thunk(&mut self, ty: Ty, depth: usize, ctx: &Ctx) -> Bind {
         let name = self.name("v");
-        let rhs = not_literal(self.expr(&ty, depth.saturating_sub(1), ctx, false));
+        let mut rhs = not_literal(self.expr(&ty, depth.saturating_sub(1), ctx, false));
         if let Ty::Fn(_) = ty {
             self.fn_thunks.insert(name.clone());
+            // GHC eta-expands a thunk that is a partial application into a
+            // function (seed 8411); its own scc keeps it a thunk. No draw:
+            // every other program stays the one its seed gave before.
+            if partial_application_of_known_function(&rhs) {
+                rhs = self.scc(rhs);
+            }
         }
         Bind::Thunk { name, ty, rhs }
     }
@@ -1033,6 +1039,24 @@ fn not_literal(e: Expr) -> Expr {
     }
 }
 
+/// Whether a thunk of function type is, once GHC has floated its lets
+/// out, a call of a top-level function or CAF or of a local function: a
+/// partial application of a function GHC knows the arity of. Without an
+/// scc of its own (`-fprof-auto-top`, `-prof`) GHC compiles such a thunk
+/// as a function taking the rest, even at `-O0` (README's seed 8411: `v =
+/// f4 1 2` becomes `\r [eta] f4 1 2 eta`). With `-prof` that includes
+/// calls of top-level functions and CAFs whose own body is a partial
+/// application: GHC raises their arity. A call of a parameter or a field
+/// stays a thunk (its arity is unknown), as does a call under a case or
+/// an `if`.
+fn partial_application_of_known_function(e: &Expr) -> bool {
+    match e {
+        Expr::Let(_, body) => partial_application_of_known_function(body),
+        Expr::Call(f, _) => is_global(f) || numbered(f, 'g'),
+        _ => false,
+    }
+}
+
 /// A local function whose body is (after its unused lets) a variable or a
 /// literal loses an enclosing scc in GHC: `mkTick` pushes it into the
 /// lambda as a scoping-only tick, which it drops over a trivial expression
@@ -1052,11 +1076,14 @@ fn not_trivial(e: Expr) -> Expr {
 // ---------------------------------------------------------------- printing
 
 fn is_global(name: &str) -> bool {
-    let rest = |p: &str| {
-        name.strip_prefix(p)
-            .is_some_and(|r| !r.is_empty() && r.bytes().all(|b| b.is_ascii_digit()))
-    };
-    rest("f") || rest("c") || is_list_fn(name)
+    numbered(name, 'f') || numbered(name, 'c') || is_list_fn(name)
+}
+
+/// Whether `name` is `prefix` followed by a number, as [`Gen::name`] and
+/// [`Gen::program`] make them.
+fn numbered(name: &str, prefix: char) -> bool {
+    name.strip_prefix(prefix)
+        .is_some_and(|r| !r.is_empty() && r.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The local variables `e` refers to and does not bind.
