@@ -30,6 +30,10 @@
 //!   whole body of a thunk or CAF (top_con, where_const), never directly
 //!   under an `scc`; `F` (a function field) only as a case alternative
 //!   (box_scc, box_fun). No literal is bound by name.
+//! - A let-bound thunk of function type that is (under its lets) a call of
+//!   a top-level function or CAF or of a local function, a partial
+//!   application GHC would compile as a function, gets an scc of its own
+//!   (README's seed 8411).
 //! - Each hand-written scc label is used once and named `sN`, no function's
 //!   name (scc_same_name); every local name is unique in the program.
 //! - Termination: a top-level function's direct calls of itself or of a
