@@ -1050,9 +1050,9 @@ fn not_literal(e: Expr) -> Expr {
 /// as a function taking the rest, even at `-O0` (README's seed 8411: `v =
 /// f4 1 2` becomes `\r [eta] f4 1 2 eta`). With `-prof` that includes
 /// calls of top-level functions and CAFs whose own body is a partial
-/// application: GHC raises their arity. A call of a parameter or a field
-/// stays a thunk (its arity is unknown), as does a call under a case or
-/// an `if`.
+/// application: GHC raises their arity. A call of a parameter stays a
+/// thunk (its arity is unknown; a field's too, not checked), as does a
+/// call under a case or an `if`.
 fn partial_application_of_known_function(e: &Expr) -> bool {
     match e {
         Expr::Let(_, body) => partial_application_of_known_function(body),
