@@ -23,8 +23,8 @@ mod generator;
 mod ghc_common;
 mod machine_common;
 
-use engines_common::{compare, load_text, mode_options};
-use ghc_common::{ghc_tree, prof_to_tree, stg_tree, tree_diff};
+use engines_common::{compare, load_files, mode_options};
+use ghc_common::{Tree, ghc_tree, prof_to_tree, splice_inner_cafs, stg_tree, tree_diff};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use stg_run::machine::RunOptions;
@@ -48,12 +48,12 @@ enum Run {
     TooLong,
 }
 
-/// Run the generated STG on both engines in stacks mode: `Err` on a load
-/// error, a runtime error other than the step limit, or engines that
-/// disagree in anything observable (`engines_common::compare`).
-fn run_stg(text: &str, auto: AutoCc) -> Result<Run, String> {
-    let loaded =
-        load_text("Main.stg", text, true, auto).map_err(|e| format!("does not load: {e}"))?;
+/// Run the generated STG (`(file name, text)` per module, in load order)
+/// on both engines in stacks mode: `Err` on a load error, a runtime error
+/// other than the step limit, or engines that disagree in anything
+/// observable (`engines_common::compare`).
+fn run_stg(files: &[(String, String)], auto: AutoCc) -> Result<Run, String> {
+    let loaded = load_files(files, true, auto).map_err(|e| format!("does not load: {e}"))?;
     let options = RunOptions {
         max_steps: Some(MAX_STEPS),
         ..mode_options(true, false)
@@ -79,19 +79,21 @@ fn generated_programs_run_on_both_engines() {
     let n = seeds.end;
     for seed in seeds {
         let p = generator::Gen::program(seed);
-        let text = generator::stg(&p);
+        let files = generator::stg(&p);
         for (auto, _, _) in MODES {
-            match run_stg(&text, auto) {
+            match run_stg(&files, auto) {
                 Ok(Run::Ok(out, _)) => assert!(out.starts_with('['), "seed {seed}: {out}"),
                 Ok(Run::TooLong) => {
                     too_long += 1;
                     break;
                 }
-                Err(e) => panic!("seed {seed}: {e}\n{text}"),
+                Err(e) => panic!("seed {seed}: {e}\n{files:?}"),
             }
         }
         // The Haskell side is only printed here; ghc checks it.
-        assert!(generator::haskell(&p).contains("main ="));
+        let hs = generator::haskell(&p);
+        assert_eq!(hs.len(), files.len(), "seed {seed}");
+        assert!(hs.last().unwrap().1.contains("main ="));
     }
     assert!(
         too_long * 5 <= n,
@@ -142,10 +144,16 @@ fn seeds_from_env() -> Vec<u64> {
 /// stg-run's tree is one of them.
 const LAYOUTS: [&[&str]; 3] = [&[], &["-A16k"], &["-ki1m"]];
 
-/// Compile the Haskell program of `dir` in one mode and run it under each
-/// of [`LAYOUTS`]: its output and its trees (regenerate.sh's `.tree` text),
-/// one per layout.
-fn run_ghc(dir: &Path, flag: &str, tag: &str) -> Result<(String, Vec<String>), String> {
+/// Compile the Haskell program of `dir` (`Main.hs` and the `modules` it
+/// imports) in one mode and run it under each of [`LAYOUTS`]: its output
+/// and its trees (regenerate.sh's `.tree` text, the top-level nodes of
+/// `modules` kept), one per layout.
+fn run_ghc(
+    dir: &Path,
+    modules: &[&str],
+    flag: &str,
+    tag: &str,
+) -> Result<(String, Vec<String>), String> {
     let work = dir.join(format!("ghc-{tag}"));
     std::fs::create_dir_all(&work).unwrap();
     let exe = work.join("Main");
@@ -154,6 +162,7 @@ fn run_ghc(dir: &Path, flag: &str, tag: &str) -> Result<(String, Vec<String>), S
         .arg(work.join("o"))
         .arg("-o")
         .arg(&exe)
+        .arg(format!("-i{}", dir.display()))
         .arg(dir.join("Main.hs"))
         .output()
         .map_err(|e| format!("cannot run ghc: {e}"))?;
@@ -190,7 +199,7 @@ fn run_ghc(dir: &Path, flag: &str, tag: &str) -> Result<(String, Vec<String>), S
             _ => output = Some(out),
         }
         let prof = std::fs::read_to_string(work.join("Main.prof")).map_err(|e| e.to_string())?;
-        trees.push(prof_to_tree(&prof, &["Main"]));
+        trees.push(prof_to_tree(&prof, modules));
     }
     Ok((output.unwrap_or_default(), trees))
 }
@@ -216,11 +225,12 @@ enum Verdict {
 
 fn check_seed(seed: u64, root: &Path) -> Verdict {
     let p = generator::Gen::program(seed);
-    let (hs, stg) = (generator::haskell(&p), generator::stg(&p));
+    let stg = generator::stg(&p);
     let dir = root.join(format!("seed{seed}"));
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("Main.hs"), &hs).unwrap();
-    std::fs::write(dir.join("Main.stg"), &stg).unwrap();
+    for (name, text) in generator::haskell(&p).iter().chain(&stg) {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
     let v = check_pair(&format!("seed {seed}"), &dir, &stg);
     if matches!(v, Verdict::Agree { .. }) {
         let _ = std::fs::remove_dir_all(&dir);
@@ -228,11 +238,19 @@ fn check_seed(seed: u64, root: &Path) -> Verdict {
     v
 }
 
-/// Compare the pair `dir/Main.hs`, `stg` (the text of `dir/Main.stg`) in
-/// the three modes, writing GHC's trees beside them (`Main.tree`,
-/// `Main.top.tree`, `Main.none.tree`; `Main.top.2.tree` and so on for the
-/// other layouts when they differ).
-fn check_pair(what: &str, dir: &Path, stg: &str) -> Verdict {
+/// Compare the pair `dir/Main.hs` (with the modules it imports beside
+/// it), `stg` (the texts of `dir`'s `.stg` files, `(file name, text)` in
+/// load order, `Main.stg` last) in the three modes, writing GHC's trees
+/// beside them (`Main.tree`, `Main.top.tree`, `Main.none.tree`;
+/// `Main.top.2.tree` and so on for the other layouts when they differ).
+/// With several modules, nodes are compared with their modules, and
+/// stg-run's tree is compared with the other modules' inner `CAF` nodes
+/// spliced out ([`our_tree`]).
+fn check_pair(what: &str, dir: &Path, stg: &[(String, String)]) -> Verdict {
+    let modules: Vec<&str> = stg
+        .iter()
+        .map(|(name, _)| name.strip_suffix(".stg").unwrap_or(name))
+        .collect();
     let mut report = String::new();
     let mut layout_dependent = false;
     for (auto, flag, tag) in MODES {
@@ -247,7 +265,7 @@ fn check_pair(what: &str, dir: &Path, stg: &str) -> Verdict {
                 break;
             }
         };
-        let (ghc_out, ghc_texts) = match run_ghc(dir, flag, tag) {
+        let (ghc_out, ghc_texts) = match run_ghc(dir, &modules, flag, tag) {
             Ok(x) => x,
             Err(e) => {
                 report.push_str(&format!("{e}\n"));
@@ -259,8 +277,15 @@ fn check_pair(what: &str, dir: &Path, stg: &str) -> Verdict {
                 "outputs differ ({flag}): GHC {ghc_out:?}, stg-run {out:?}\n"
             ));
         }
-        let ours = stg_tree(&r, false);
-        let trees: Vec<_> = ghc_texts.iter().map(|t| ghc_tree(t, false)).collect();
+        let keep = modules.len() > 1;
+        let ours = match our_tree(&r, &modules) {
+            Ok(t) => t,
+            Err(e) => {
+                report.push_str(&format!("stg-run's tree ({tag}): {e}\n"));
+                break;
+            }
+        };
+        let trees: Vec<_> = ghc_texts.iter().map(|t| ghc_tree(t, keep)).collect();
         let varies = trees.iter().any(|t| *t != trees[0]);
         layout_dependent |= varies;
         // The default layout's tree always; the others' when they differ.
@@ -293,6 +318,21 @@ fn check_pair(what: &str, dir: &Path, stg: &str) -> Verdict {
         std::fs::write(dir.join("diff.txt"), &report).unwrap();
         Verdict::Differ(report)
     }
+}
+
+/// stg-run's tree as GHC's is compared with it: in a program of several
+/// modules, nodes with their modules, and every inner `CAF` node of a
+/// module other than `Main` spliced out. A function built by a CAF of one
+/// module and applied under another module's gets that CAF node between
+/// the caller and what the function appends in stg-run and not in GHC, a
+/// documented disagreement (tests/ghc/README.md, "A function built by a
+/// CAF of another module").
+fn our_tree(p: &Profile, modules: &[&str]) -> Result<Tree, String> {
+    let mut tree = stg_tree(p, modules.len() > 1);
+    for m in modules.iter().filter(|m| **m != "Main") {
+        tree = splice_inner_cafs(&tree, m)?;
+    }
+    Ok(tree)
 }
 
 #[test]
@@ -367,8 +407,9 @@ fn fuzz_against_ghc() {
 }
 
 /// One hand-written pair (a reduced disagreement, say): the directory
-/// `GHC_FUZZ_PAIR` holding `Main.hs` and `Main.stg`, compared as the
-/// fuzzer compares a seed, GHC's trees left beside them.
+/// `GHC_FUZZ_PAIR` holding `Main.hs` and `Main.stg` (and `Lib.hs` and
+/// `Lib.stg` for a program of two modules), compared as the fuzzer
+/// compares a seed, GHC's trees left beside them.
 ///
 ///     GHC_FUZZ_PAIR=/tmp/pair cargo test --release --test ghc_fuzz -- --ignored --nocapture pair
 #[test]
@@ -379,7 +420,11 @@ fn compare_pair_with_ghc() {
         return;
     };
     let dir = PathBuf::from(dir);
-    let stg = std::fs::read_to_string(dir.join("Main.stg")).unwrap();
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).map(|t| (f.to_string(), t));
+    // `Lib.stg`, when there is one, before `Main.stg`, as the generator
+    // writes them.
+    let mut stg: Vec<(String, String)> = read("Lib.stg").into_iter().collect();
+    stg.push(read("Main.stg").expect("GHC_FUZZ_PAIR has no Main.stg"));
     match check_pair(&dir.display().to_string(), &dir, &stg) {
         Verdict::Agree { layout_dependent } => eprintln!("{}", agreement(layout_dependent)),
         Verdict::Skipped => eprintln!("passed the step limit"),

@@ -18,7 +18,7 @@
 mod corpus;
 mod ghc_common;
 mod machine_common;
-use ghc_common::{Tree, ghc_tree, stg_tree, tree_diff};
+use ghc_common::{Tree, ghc_tree, splice_inner_cafs, stg_tree, tree_diff};
 use machine_common::*;
 use stg_run::machine::RunResult;
 use stg_run::stg::auto_cc::AutoCc;
@@ -557,20 +557,8 @@ fn caf_built_functions_across_modules_keep_the_caf_node_unlike_ghc() {
         assert!(tree_diff(tree_file, &ghc, &ours).is_err(), "{tree_file}");
         // stg-run's tree with every `CAF (Lib)` below the top level
         // spliced out (each a 0-entry node) is GHC's.
-        let mut spliced = Tree::new();
-        for (path, &n) in &ours {
-            let parts: Vec<&str> = path.split(" > ").collect();
-            let inner = |i: usize| i > 1 && parts[i] == "CAF (Lib)";
-            if inner(parts.len() - 1) {
-                assert_eq!(n, 0, "{path}");
-                continue;
-            }
-            let kept: Vec<&str> = (0..parts.len())
-                .filter(|&i| !inner(i))
-                .map(|i| parts[i])
-                .collect();
-            assert!(spliced.insert(kept.join(" > "), n).is_none(), "{path}");
-        }
+        let spliced =
+            splice_inner_cafs(&ours, "Lib").unwrap_or_else(|e| panic!("{tree_file}: {e}"));
         assert_eq!(
             tree_diff(tree_file, &ghc, &spliced),
             Ok(()),
