@@ -24,7 +24,7 @@ mod ghc_common;
 mod machine_common;
 
 use engines_common::{compare, load_files, mode_options};
-use ghc_common::{Tree, ghc_tree, prof_to_tree, splice_inner_cafs, stg_tree, tree_diff};
+use ghc_common::{ghc_tree, prof_to_tree, stg_tree, tree_diff};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use stg_run::machine::RunOptions;
@@ -243,9 +243,7 @@ fn check_seed(seed: u64, root: &Path) -> Verdict {
 /// load order, `Main.stg` last) in the three modes, writing GHC's trees
 /// beside them (`Main.tree`, `Main.top.tree`, `Main.none.tree`;
 /// `Main.top.2.tree` and so on for the other layouts when they differ).
-/// With several modules, nodes are compared with their modules, and
-/// stg-run's tree is compared with the other modules' inner `CAF` nodes
-/// spliced out ([`our_tree`]).
+/// With several modules, nodes are compared with their modules.
 fn check_pair(what: &str, dir: &Path, stg: &[(String, String)]) -> Verdict {
     let modules: Vec<&str> = stg
         .iter()
@@ -278,13 +276,7 @@ fn check_pair(what: &str, dir: &Path, stg: &[(String, String)]) -> Verdict {
             ));
         }
         let keep = modules.len() > 1;
-        let ours = match our_tree(&r, &modules) {
-            Ok(t) => t,
-            Err(e) => {
-                report.push_str(&format!("stg-run's tree ({tag}): {e}\n"));
-                break;
-            }
-        };
+        let ours = stg_tree(&r, keep);
         let trees: Vec<_> = ghc_texts.iter().map(|t| ghc_tree(t, keep)).collect();
         let varies = trees.iter().any(|t| *t != trees[0]);
         layout_dependent |= varies;
@@ -318,21 +310,6 @@ fn check_pair(what: &str, dir: &Path, stg: &[(String, String)]) -> Verdict {
         std::fs::write(dir.join("diff.txt"), &report).unwrap();
         Verdict::Differ(report)
     }
-}
-
-/// stg-run's tree as GHC's is compared with it: in a program of several
-/// modules, nodes with their modules, and every inner `CAF` node of a
-/// module other than `Main` spliced out. A function built by a CAF of one
-/// module and applied under another module's gets that CAF node between
-/// the caller and what the function appends in stg-run and not in GHC, a
-/// documented disagreement (tests/ghc/README.md, "A function built by a
-/// CAF of another module").
-fn our_tree(p: &Profile, modules: &[&str]) -> Result<Tree, String> {
-    let mut tree = stg_tree(p, modules.len() > 1);
-    for m in modules.iter().filter(|m| **m != "Main") {
-        tree = splice_inner_cafs(&tree, m)?;
-    }
-    Ok(tree)
 }
 
 #[test]

@@ -18,7 +18,7 @@
 mod corpus;
 mod ghc_common;
 mod machine_common;
-use ghc_common::{Tree, ghc_tree, splice_inner_cafs, stg_tree, tree_diff};
+use ghc_common::{ghc_tree, stg_tree, tree_diff};
 use machine_common::*;
 use stg_run::machine::RunResult;
 use stg_run::stg::auto_cc::AutoCc;
@@ -356,14 +356,13 @@ fn function_with_constructor_body_gets_a_cost_centre() {
 }
 
 /// A function built by a CAF of one module, applied under `scc "m"` in
-/// another (tests/ghc/caf_function, `--auto-cc=none`; tests/ghc/README.md,
-/// "Where the spec and GHC disagree"). SEMANTICS.md appends the function's
-/// stack `MAIN > CAF(A)` minus the shared `MAIN`: its costs go to
-/// `m > CAF(A)`. GHC's `enterFunCCS` leaves the current stack alone when the
-/// function's stack is one cost centre on MAIN (`ccsfn->prevStack ==
-/// CCS_MAIN`, "just CAF"): `Main.tree`'s `m` has no child.
+/// another (tests/ghc/caf_function, `--auto-cc=none`, GHC's tree for plain
+/// `-prof` only; tests/ghc/README.md, "A function built by a CAF of another
+/// module"). Its stack is just `MAIN > CAF(A)`; applying it appends
+/// nothing, as GHC's `enterFunCCS` changes nothing for a stack that is
+/// just a CAF: `m` has no child, and its costs go to `m`.
 #[test]
-fn caf_built_function_across_modules_is_a_known_disagreement() {
+fn caf_built_function_across_modules_appends_no_caf() {
     use stg_run::machine;
     use stg_run::stg::load::load;
     use stg_run::stg::source::SourceMap;
@@ -388,33 +387,18 @@ fn caf_built_function_across_modules_is_a_known_disagreement() {
         false,
     );
     assert_eq!(ghc.get("MAIN > CAF > m"), Some(&1));
-    assert_eq!(ours.get("MAIN > CAF > m"), Some(&1));
     assert!(!ghc.keys().any(|k| k.starts_with("MAIN > CAF > m > ")));
-    assert_eq!(
-        ours.get("MAIN > CAF > m > CAF"),
-        Some(&0),
-        "{}",
-        tree_text(&r)
-    );
+    assert_eq!(tree_diff(dir, &ghc, &ours), Ok(()), "{}", tree_text(&r));
 }
 
-/// Twins of several modules that are documented disagreements (tests/ghc/
-/// README.md, "Where the spec and GHC disagree"), checked by their own
-/// tests below rather than by [`module_twins`].
-const MODULE_DISAGREEMENTS: &[&str] = &["caf_function", "caf_function_scc"];
-
 /// The twins of several modules: every directory of tests/ghc/ holding
-/// `Main.stdout` and more than one `.stg` file, but [`MODULE_DISAGREEMENTS`].
+/// `Main.stdout` and more than one `.stg` file (not caf_function, which
+/// has GHC's tree for plain `-prof` only and a test of its own above).
 fn module_twins() -> Vec<String> {
     corpus::module_dirs("tests/ghc")
         .into_iter()
         .filter(|p| p.join("Main.stdout").exists() && corpus::stg_paths(p).len() > 1)
         .map(|p| p.to_string_lossy().into_owned())
-        .filter(|d| {
-            !MODULE_DISAGREEMENTS
-                .iter()
-                .any(|n| d.ends_with(&format!("/{n}")))
-        })
         .collect()
 }
 
@@ -459,6 +443,7 @@ fn module_twins_are_found_with_every_module_in_ghc_trees() {
         "mod_sccs",
         "mod_thunks",
         "mod_records",
+        "caf_function_scc",
     ] {
         assert!(
             twins.iter().any(|d| d.ends_with(&format!("/{n}"))),
@@ -480,23 +465,6 @@ fn module_twins_are_found_with_every_module_in_ghc_trees() {
             }
         }
     }
-}
-
-/// For a twin of several modules in `dir`, in each auto-cc mode: GHC's tree
-/// file, its tree (modules kept) and stg-run's run ([`run_modules`]).
-fn module_runs(dir: &str) -> Vec<(&'static str, Tree, RunResult)> {
-    [
-        (AutoCc::All, "Main.tree"),
-        (AutoCc::Top, "Main.top.tree"),
-        (AutoCc::None, "Main.none.tree"),
-    ]
-    .into_iter()
-    .map(|(auto, tree_file)| {
-        let text = std::fs::read_to_string(format!("{dir}/{tree_file}")).unwrap();
-        let r = run_modules(dir, auto).unwrap_or_else(|e| panic!("{e}"));
-        (tree_file, ghc_tree(&text, true), r)
-    })
-    .collect()
 }
 
 /// Run a twin of several modules, the `.stg` files of `dir` in
@@ -538,32 +506,4 @@ fn run_modules(dir: &str, auto: AutoCc) -> Result<RunResult, String> {
         return Err(format!("{dir} ({auto:?}): the engines' profiles differ"));
     }
     Ok(r)
-}
-
-/// Functions built by CAFs of module `Lib` (`inc5 = adder 5`, a local
-/// function; `add2 = scc "mk" (add 2)`, a partial application), applied
-/// under `Main`'s CAF (tests/ghc/caf_function_scc; tests/ghc/README.md,
-/// "Where the spec and GHC disagree"). SEMANTICS.md appends the function's
-/// stack after the prefix it shares with the current one, `MAIN`: so
-/// `CAF (Lib)` and what is above it. GHC's `enterFunCCS` sees stacks of two
-/// roots (each module's CAF is a root) and appends with `appendCCS`, which
-/// stops at the CAF element: only what is above `CAF (Lib)`. So in every
-/// mode the trees are the same but for a `CAF (Lib)` node with 0 entries
-/// that stg-run has between the caller and the appended part.
-#[test]
-fn caf_built_functions_across_modules_keep_the_caf_node_unlike_ghc() {
-    for (tree_file, ghc, r) in module_runs("tests/ghc/caf_function_scc") {
-        let ours = stg_tree(&r.profile, true);
-        assert!(tree_diff(tree_file, &ghc, &ours).is_err(), "{tree_file}");
-        // stg-run's tree with every `CAF (Lib)` below the top level
-        // spliced out (each a 0-entry node) is GHC's.
-        let spliced =
-            splice_inner_cafs(&ours, "Lib").unwrap_or_else(|e| panic!("{tree_file}: {e}"));
-        assert_eq!(
-            tree_diff(tree_file, &ghc, &spliced),
-            Ok(()),
-            "{}",
-            tree_text(&r)
-        );
-    }
 }

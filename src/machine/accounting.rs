@@ -67,6 +67,7 @@ impl Accounting {
     /// already.
     pub fn make_caf_stacks(&mut self, table: &CostCentreTable) {
         if self.mode == CostCentreMode::Stacks {
+            self.stacks.set_cafs(&table.cafs);
             for &caf in &table.cafs {
                 self.stacks.child(self.main_entry, caf);
             }

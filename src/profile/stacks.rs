@@ -29,6 +29,8 @@ pub struct StackTree {
     /// again and again (every entry of an auto-cc'd function is a `push`).
     push_memo: Memo,
     append_memo: Memo,
+    /// The modules' `CAF` cost centres ([`StackTree::set_cafs`]).
+    cafs: Vec<CcId>,
 }
 
 /// A direct-mapped cache `(a, b) → result`: one slot per hash of the pair,
@@ -88,7 +90,16 @@ impl StackTree {
             index: HashMap::new(),
             push_memo: Memo::new(),
             append_memo: Memo::new(),
+            cafs: Vec::new(),
         }
+    }
+
+    /// The modules' `CAF` cost centres, for [`StackTree::append`]: a stack
+    /// `MAIN > CAF > …` appended where its `CAF` is not shared adds only
+    /// what is above it.
+    pub fn set_cafs(&mut self, cafs: &[CcId]) {
+        self.cafs = cafs.to_vec();
+        self.append_memo = Memo::new();
     }
 
     pub fn len(&self) -> usize {
@@ -157,6 +168,13 @@ impl StackTree {
     /// Function entry: `current` with `t` appended, skipping the longest
     /// prefix `t` shares with `current`, each remaining element added with
     /// [`StackTree::push`]. An empty `t` (or `t == current`) changes nothing.
+    ///
+    /// When `t` is rooted at a module's `CAF` (`MAIN > CAF > …`, a closure
+    /// built while a CAF was evaluated) and `current` is not (another
+    /// module's CAF, or `MAIN`), that `CAF` is not added either, only what
+    /// is above it: GHC's `appendCCS` stops at a CAF element, so that each
+    /// module's CAF is the root of a tree of its own (docs/DECISIONS.md,
+    /// "Stacks mode: appending a stack built by another module's CAF").
     pub fn append(&mut self, current: StackId, t: StackId) -> StackId {
         if t == EMPTY || t == current {
             return current;
@@ -177,8 +195,14 @@ impl StackTree {
             .zip(add.iter())
             .take_while(|(a, b)| a == b)
             .count();
+        // `add[0]` is `MAIN`; `add[1]`, when a CAF, is the root.
+        let from = if shared == 1 && add.len() > 1 && self.cafs.contains(&add[1]) {
+            2
+        } else {
+            shared
+        };
         let mut s = current;
-        for &cc in &add[shared..] {
+        for &cc in &add[from..] {
             s = self.push(s, cc);
         }
         s
@@ -226,6 +250,36 @@ mod tests {
         assert_eq!(t.append(ab, EMPTY), ab);
         // captured MAIN>2 is a prefix of current: nothing changes.
         assert_eq!(t.append(ab, a), ab);
+    }
+
+    #[test]
+    fn append_leaves_out_a_caf_root_it_does_not_share() {
+        let mut t = StackTree::new();
+        let main = t.child(EMPTY, 1);
+        // Two modules' CAFs, 2 and 3; 4 and 5 are other cost centres.
+        t.set_cafs(&[2, 3]);
+        let caf_a = t.push(main, 2);
+        let caf_b = t.push(main, 3);
+        let b_f = t.push(caf_b, 4);
+        let b_fg = t.push(b_f, 5);
+        // Built under CAF(B) > 4 > 5, applied under CAF(A): only 4 > 5.
+        let r = t.append(caf_a, b_fg);
+        assert_eq!(t.elements(r), vec![1, 2, 4, 5]);
+        // A stack that is just another module's CAF adds nothing.
+        assert_eq!(t.append(caf_a, caf_b), caf_a);
+        // Under MAIN alone, likewise only what is above the CAF.
+        let r = t.append(main, b_f);
+        assert_eq!(t.elements(r), vec![1, 4]);
+        // Under its own CAF the shared prefix is skipped as before.
+        let r = t.append(b_fg, b_f);
+        assert_eq!(r, b_fg);
+        let a_4 = t.push(caf_a, 4);
+        let r = t.append(a_4, b_fg);
+        assert_eq!(t.elements(r), vec![1, 2, 4, 5]);
+        // A CAF pushed by `scc "CAF"` above the root is an ordinary element.
+        let b_f_caf = t.push(b_f, 2);
+        let r = t.append(main, b_f_caf);
+        assert_eq!(t.elements(r), vec![1, 4, 2]);
     }
 
     /// The memo changes no result and no stack id: a long pseudo-random run

@@ -76,34 +76,6 @@ pub fn stg_tree(p: &Profile, modules: bool) -> Tree {
     tree
 }
 
-/// stg-run's `tree` (modules kept) with every `CAF (module)` node below the
-/// top level spliced out, what is below it moved up to its parent (paths
-/// that meet add their entries): GHC's tree, where a function built by a
-/// CAF of `module` is applied under another module's CAF (tests/ghc/
-/// README.md, "A function built by a CAF of another module": stg-run
-/// appends the CAF and what is above it, GHC only what is above it).
-/// `Err` if such a node has entries of its own.
-pub fn splice_inner_cafs(tree: &Tree, module: &str) -> Result<Tree, String> {
-    let caf = format!("CAF ({module})");
-    let mut spliced = Tree::new();
-    for (path, &n) in tree {
-        let parts: Vec<&str> = path.split(" > ").collect();
-        let inner = |i: usize| i > 1 && parts[i] == caf;
-        if inner(parts.len() - 1) {
-            if n != 0 {
-                return Err(format!("{path}: {n} entries"));
-            }
-            continue;
-        }
-        let kept: Vec<&str> = (0..parts.len())
-            .filter(|&i| !inner(i))
-            .map(|i| parts[i])
-            .collect();
-        *spliced.entry(kept.join(" > ")).or_insert(0) += n;
-    }
-    Ok(spliced)
-}
-
 /// `Err` listing every path on one side only or with other entry counts.
 pub fn tree_diff(what: &str, ghc: &Tree, ours: &Tree) -> Result<(), String> {
     let mut msg = format!("{what}: trees differ\n");
