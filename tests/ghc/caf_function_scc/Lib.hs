@@ -1,6 +1,6 @@
 -- Twin of tests/ghc/caf_function_scc/Lib.stg (see tests/ghc/README.md).
--- A reproduction, not a matching twin: functions built by CAFs of one
--- module and applied under the other module's CAF (see Main.hs).
+-- Functions built by CAFs of one module and applied under the other
+-- module's CAF (see Main.hs).
 module Lib (adder, inc5, add, add2) where
 
 {-# NOINLINE adder #-}
