@@ -36,11 +36,13 @@
 //!   (README's seed 8411).
 //! - Each hand-written scc label is used once and named `sN`, no function's
 //!   name (scc_same_name); every local name is unique in the program.
-//! - Modules, in half of the programs (`lib_split`, drawn apart like
+//! - Modules, in half of the programs (`module_split`, drawn apart like
 //!   lists): the first top-level bindings, up to a point where none refers
 //!   to a later one, go to a module `Lib` (`Lib.hs` with `data D`,
 //!   `Lib.stg` with the constants), the rest and `main` to `Main`, which
-//!   imports it.
+//!   imports it. In half of those that have another such point before it,
+//!   the bindings before that point go to a module `Base` of their own
+//!   (with `data D` and the constants), which `Lib` and `Main` import.
 //! - Termination: a top-level function's direct calls of itself or of a
 //!   later function pass `n - 1` of its fuel `n` and happen only when
 //!   `n > 0`; calls of earlier ones pass a small literal or the fuel. A
@@ -187,9 +189,24 @@ pub struct Program {
     pub seed: u64,
     pub tops: Vec<Top>,
     pub main: Expr,
-    /// How many of `tops`, from the first, make a module `Lib` of their
-    /// own (0: the program is one module, `Main`).
+    /// How many of `tops`, from the first, go to library modules (0: the
+    /// program is one module, `Main`): the first [`Program::base`] to a
+    /// module `Base`, the others to `Lib` ([`Program::libraries`]).
     pub lib: usize,
+    /// How many of the first `lib` go to a module `Base` that `Lib` and
+    /// `Main` import (0: none).
+    pub base: usize,
+}
+
+impl Program {
+    /// The library modules in load order (each imports those before it,
+    /// and `Main` imports them all): name and the range of `tops` it holds.
+    fn libraries(&self) -> Vec<(&'static str, std::ops::Range<usize>)> {
+        [("Base", 0..self.base), ("Lib", self.base..self.lib)]
+            .into_iter()
+            .filter(|(_, r)| !r.is_empty())
+            .collect()
+    }
 }
 
 impl Top {
@@ -468,12 +485,13 @@ impl Gen {
         for b in binds.into_iter().rev() {
             main = Expr::Let(Box::new(b), Box::new(main));
         }
-        let lib = lib_split(seed, &tops);
+        let (base, lib) = module_split(seed, &tops);
         Program {
             seed,
             tops,
             main,
             lib,
+            base,
         }
     }
 
@@ -1105,16 +1123,20 @@ fn not_trivial(e: Expr) -> Expr {
     }
 }
 
-/// How many top-level bindings, from the first, go to a module `Lib` (0:
-/// none). Half of the programs are split, drawn from a stream of their own
+/// How many top-level bindings, from the first, go to a module `Base` and
+/// how many to `Base` and `Lib` together: `(base, lib)`, `(0, 0)` for
+/// none. Half of the programs are split, drawn from a stream of their own
 /// so that the program itself is the one the seed gave before modules: at
 /// a point chosen among those where no binding before it refers to one
 /// after it (Haskell modules cannot import each other; a binding may call
-/// a later function), all of them into `Lib` always being one.
-fn lib_split(seed: u64, tops: &[Top]) -> usize {
+/// a later function), all of them into `Lib` always being one. Half of
+/// those where such a point lies before `lib` also get a `Base`, cut at
+/// one of them and drawn from a third stream, so the two-module split is
+/// the one the seed gave before `Base`.
+fn module_split(seed: u64, tops: &[Top]) -> (usize, usize) {
     let mut rng = Rng::new(seed ^ 0x4D4F_4455);
     if !rng.chance(50) {
-        return 0;
+        return (0, 0);
     }
     let refs: Vec<BTreeSet<String>> = tops.iter().map(|t| global_refs(t.body())).collect();
     let splits: Vec<usize> = (1..=tops.len())
@@ -1124,7 +1146,15 @@ fn lib_split(seed: u64, tops: &[Top]) -> usize {
                 .all(|r| tops[k..].iter().all(|t| !r.contains(t.name())))
         })
         .collect();
-    splits[rng.below(splits.len())]
+    let lib = splits[rng.below(splits.len())];
+    let inner: Vec<usize> = splits.into_iter().filter(|&k| k < lib).collect();
+    let mut rng = Rng::new(seed ^ 0x4241_5345);
+    let base = if !inner.is_empty() && rng.chance(50) {
+        inner[rng.below(inner.len())]
+    } else {
+        0
+    };
+    (base, lib)
 }
 
 /// The top-level bindings `e` refers to.
@@ -1373,8 +1403,9 @@ fn hs(e: &Expr, ind: usize, out: &mut String) {
     }
 }
 
-/// The Haskell twin: `(file name, text)` of `Lib.hs` (when the program
-/// has that module) and `Main.hs`, in the order the STG loads them.
+/// The Haskell twin: `(file name, text)` of `Base.hs` and `Lib.hs` (when
+/// the program has those modules) and `Main.hs`, in the order the STG
+/// loads them. The first module declares `data D`.
 pub fn haskell(p: &Program) -> Vec<(String, String)> {
     let head = |file: &str| {
         format!(
@@ -1384,15 +1415,28 @@ pub fn haskell(p: &Program) -> Vec<(String, String)> {
     };
     let data = "data D = A Int | B Int Int | F (Int -> Int)\n\n";
     let mut files = Vec::new();
-    let mut main = head("Main");
-    if p.lib > 0 {
-        let mut lib = head("Lib") + "module Lib where\n\n" + data;
-        p.tops[..p.lib].iter().for_each(|t| hs_top(t, &mut lib));
-        files.push(("Lib.hs".to_string(), lib));
-        main.push_str("import Lib\n\n");
-    } else {
-        main.push_str(data);
+    // The imports of the modules loaded so far.
+    let mut imports = String::new();
+    let module = |name: &str, imports: &str| {
+        let mut text = head(name);
+        if name != "Main" {
+            write!(text, "module {name} where\n\n").unwrap();
+        }
+        if imports.is_empty() {
+            text.push_str(data);
+        } else {
+            text.push_str(imports);
+            text.push('\n');
+        }
+        text
+    };
+    for (name, range) in p.libraries() {
+        let mut text = module(name, &imports);
+        p.tops[range].iter().for_each(|t| hs_top(t, &mut text));
+        files.push((format!("{name}.hs"), text));
+        writeln!(imports, "import {name}").unwrap();
     }
+    let mut main = module("Main", &imports);
     p.tops[p.lib..].iter().for_each(|t| hs_top(t, &mut main));
     main.push_str("main :: IO ()\nmain =\n  print\n    ");
     hs(&p.main, 4, &mut main);
@@ -1626,9 +1670,9 @@ impl Stg {
     }
 }
 
-/// The STG program: `(file name, text)` of `Lib.stg` (when the program
-/// has that module) and `Main.stg`, in load order. The constants `int0` to
-/// `int3` and `nil` are in the first.
+/// The STG program: `(file name, text)` of `Base.stg` and `Lib.stg` (when
+/// the program has those modules) and `Main.stg`, in load order. The
+/// constants `int0` to `int3` and `nil` are in the first.
 pub fn stg(p: &Program) -> Vec<(String, String)> {
     let new = |file: &str| Stg {
         out: format!(
@@ -1637,19 +1681,19 @@ pub fn stg(p: &Program) -> Vec<(String, String)> {
         ),
         temps: 0,
     };
-    let mut first = new(if p.lib > 0 { "Lib" } else { "Main" });
+    let libraries = p.libraries();
+    let names: Vec<&str> = libraries.iter().map(|l| l.0).chain(["Main"]).collect();
+    let mut s = new(names[0]);
     for n in 0..4 {
-        writeln!(first.out, "int{n} = {{}} \\r {{}} -> I# {{{n}#}}").unwrap();
+        writeln!(s.out, "int{n} = {{}} \\r {{}} -> I# {{{n}#}}").unwrap();
     }
-    first.out.push_str("nil = {} \\r {} -> Nil {}\n\n");
+    s.out.push_str("nil = {} \\r {} -> Nil {}\n\n");
     let mut files = Vec::new();
-    let mut s = if p.lib > 0 {
-        p.tops[..p.lib].iter().for_each(|t| first.top(t));
-        files.push(("Lib.stg".to_string(), first.out));
-        new("Main")
-    } else {
-        first
-    };
+    for (i, (name, range)) in libraries.into_iter().enumerate() {
+        p.tops[range].iter().for_each(|t| s.top(t));
+        let done = std::mem::replace(&mut s, new(names[i + 1]));
+        files.push((format!("{name}.stg"), done.out));
+    }
     p.tops[p.lib..].iter().for_each(|t| s.top(t));
     s.lambda(0, "main", &BTreeSet::new(), "u", &[], &p.main);
     files.push(("Main.stg".to_string(), s.out));
