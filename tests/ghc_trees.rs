@@ -444,6 +444,7 @@ fn module_twins_are_found_with_every_module_in_ghc_trees() {
         "mod_thunks",
         "mod_records",
         "caf_function_scc",
+        "mod_caf_chain",
     ] {
         assert!(
             twins.iter().any(|d| d.ends_with(&format!("/{n}"))),
