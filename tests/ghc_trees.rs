@@ -357,10 +357,10 @@ fn function_with_constructor_body_gets_a_cost_centre() {
 
 /// A function built by a CAF of one module, applied under `scc "m"` in
 /// another (tests/ghc/caf_function, `--auto-cc=none`, GHC's tree for plain
-/// `-prof` only; tests/ghc/README.md, "A function built by a CAF of another
-/// module"). Its stack is just `MAIN > CAF(A)`; applying it appends
-/// nothing, as GHC's `enterFunCCS` changes nothing for a stack that is
-/// just a CAF: `m` has no child, and its costs go to `m`.
+/// `-prof` only; tests/ghc/README.md, difference 14). Its stack is just
+/// `MAIN > CAF(A)`; applying it appends nothing, as GHC's `enterFunCCS`
+/// changes nothing for a stack that is just a CAF: `m` has no child, and
+/// its costs go to `m`.
 #[test]
 fn caf_built_function_across_modules_appends_no_caf() {
     use stg_run::machine;
