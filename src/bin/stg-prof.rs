@@ -17,7 +17,12 @@ use stg_run::profile::{callgrind, dump, format, heap_chart, html, report};
     long_about = "Read a .pgcl call-graph profile (Clean's format, version 2, as written by \
                   `stg-run --profile`) and print a report laid out like GHC's .prof file, \
                   every field of the file, the profile in callgrind format for KCacheGrind, \
-                  or an interactive HTML page; or draw a heap profile (.hp) as an SVG chart."
+                  or an interactive HTML page; or draw a heap profile (.hp) as an SVG chart.",
+    after_help = "Examples:\n  \
+                  stg-run programs/queens.stg --profile --auto-cc=top && stg-prof report queens.pgcl\n  \
+                  stg-prof html queens.pgcl > queens.html\n  \
+                  stg-prof help report",
+    disable_help_subcommand = true
 )]
 struct Cli {
     #[command(subcommand)]
@@ -26,10 +31,11 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Print a time and allocation report laid out like GHC's .prof:
-    /// header, costliest cost centres, then the call tree with individual and
-    /// inherited %time and %alloc. "entries" counts strict calls (scc entries);
-    /// percentages are always of the whole run.
+    /// Print a time and allocation report laid out like GHC's .prof.
+    ///
+    /// The header, the costliest cost centres, then the call tree with
+    /// individual and inherited %time and %alloc. "entries" counts strict
+    /// calls (scc entries); percentages are always of the whole run.
     Report {
         /// The profile file (.pgcl).
         file: PathBuf,
@@ -78,14 +84,17 @@ enum Command {
         #[arg(long, value_name = "N", default_value_t = 50)]
         max_indent: usize,
     },
-    /// Print every field of the file, one item per line (header, modules,
-    /// cost centres, then the call graph depth-first), for debugging.
+    /// Print every field of the file, one item per line, for debugging.
+    ///
+    /// The header, the modules, the cost centres, then the call graph
+    /// depth-first.
     Dump {
         /// The profile file (.pgcl).
         file: PathBuf,
     },
-    /// Print the profile in Valgrind's callgrind format, for KCacheGrind,
-    /// QCacheGrind or callgrind_annotate: cost centres are functions
+    /// Print the profile in Valgrind's callgrind format, for KCacheGrind.
+    ///
+    /// For KCacheGrind, QCacheGrind or callgrind_annotate: cost centres are functions
     /// (`Module.name`), the call graph's edges are calls with their
     /// inherited costs; events Ticks, Bytes, Entries, Thunks, Calls, PAPs.
     /// Save it as `callgrind.out.NAME`, the name KCacheGrind looks for:
@@ -94,8 +103,9 @@ enum Command {
         /// The profile file (.pgcl).
         file: PathBuf,
     },
-    /// Print the profile as one self-contained interactive HTML page: the
-    /// cost-centre table and the call tree (opened and closed with a click,
+    /// Print the profile as one self-contained interactive HTML page.
+    ///
+    /// The cost-centre table and the call tree (opened and closed with a click,
     /// searched by name, sorted by time, allocation or entries), the same
     /// figures as `report`; with --heap, a heap profile's chart too.
     /// `stg-prof html nfib.pgcl --heap nfib.hp > nfib.html`.
@@ -107,13 +117,20 @@ enum Command {
         #[arg(long, value_name = "FILE.hp")]
         heap: Option<PathBuf>,
     },
-    /// Draw a heap profile (`.hp`, from `stg-run --heap-profile` or GHC's
-    /// `+RTS -h`) as a stacked-area chart in SVG, like hp2ps: one band per
-    /// group, the largest at the bottom, at most 20 (the rest merged into
+    /// Draw a heap profile (.hp) as an SVG chart, like hp2ps.
+    ///
+    /// The heap profile comes from `stg-run --heap-profile` or GHC's
+    /// `+RTS -h`; the chart is stacked areas, one band per group, the largest at the bottom, at most 20 (the rest merged into
     /// OTHER). `stg-prof heap foldl_leak.hp > foldl_leak.svg`.
     Heap {
         /// The heap profile (.hp).
         file: PathBuf,
+    },
+    /// Print this help, or the help of a subcommand (`stg-prof help report`).
+    Help {
+        /// The subcommand to explain.
+        #[arg(value_name = "COMMAND")]
+        command: Option<String>,
     },
 }
 
@@ -217,9 +234,23 @@ fn text(t: String) -> Output {
     Box::new(move |w| w.write_all(t.as_bytes()))
 }
 
+/// `stg-prof help [COMMAND]`: exactly what `stg-prof [COMMAND] --help`
+/// prints, by parsing that command line (clap prints the help and exits 0,
+/// or reports an unknown subcommand and exits 2). clap's own `help`
+/// subcommand is turned off because it refuses `stg-prof help --help`.
+fn help(command: Option<String>) -> Result<Output, String> {
+    let args = ["stg-prof".to_string()]
+        .into_iter()
+        .chain(command)
+        .chain(["--help".to_string()]);
+    Cli::parse_from(args);
+    Err("stg-prof: help: no help was printed (a bug: please report it)".to_string())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: Result<Output, String> = match cli.command {
+        Command::Help { command } => help(command),
         // The dump and the report are written as they are made: a profile
         // of millions of entries gives a text of hundreds of megabytes.
         Command::Dump { file } => {

@@ -32,8 +32,12 @@ use stg_run::stg::source::SourceMap;
     after_help = "Exit status: 0 success; 1 static errors or unreadable files; 2 bad command line; \
                   3 runtime error or limit reached; 130 interrupted by Ctrl-C, SIGTERM or SIGHUP \
                   (the profile is still written after 3 and 130).\n\
-                  Examples:\n  stg-run programs/nfib.stg --profile && stg-prof report nfib.pgcl\n  \
-                  stg-run programs/paper_map_scc.stg --engine=reference --trace"
+                  \n\
+                  Examples:\n  \
+                  stg-run programs/nfib.stg --profile --auto-cc=top && stg-prof report nfib.pgcl\n  \
+                  stg-run programs/paper_map_scc.stg --trace\n  \
+                  stg-run --check mylib.stg\n  \
+                  stg-run --print-prelude"
 )]
 struct Cli {
     /// The `.stg` source files of the program (one module each).
@@ -41,16 +45,23 @@ struct Cli {
     files: Vec<PathBuf>,
 
     /// Parse and check only; print diagnostics; exit 0 if the program is valid, 1 if not.
+    /// A module with no `main` is checked as a library (running needs a `main`).
     #[arg(long, conflicts_with = "print")]
     check: bool,
 
-    /// Print the checked program back, with explicit free-variable lists and normalised flags.
+    /// Print the checked program back, with explicit free-variable lists and normalised flags
+    /// (the user's modules, with the `scc`s --auto-cc adds).
     #[arg(long)]
     print: bool,
 
     /// Do not load the bundled Prelude.
     #[arg(long)]
     no_prelude: bool,
+
+    /// Print the bundled Prelude's source (the file that messages call
+    /// `<prelude>/Prelude.stg`) and exit.
+    #[arg(long, exclusive = true)]
+    print_prelude: bool,
 
     /// Which engine runs the program: the threaded `fast` one or the rule-at-a-time `reference` one.
     #[arg(long, value_enum, default_value_t = EngineArg::Fast)]
@@ -66,7 +77,8 @@ struct Cli {
     auto_cc: AutoCcArg,
 
     /// Write the binary call-graph profile to `<stem>.pgcl` in the current directory
-    /// (stem of the last source file); read it with `stg-prof report`.
+    /// (stem of the last source file); read it with `stg-prof report`. Costs go to the
+    /// cost centres of the program's `scc`s and of --auto-cc (without either, all to `CAF`).
     #[arg(long)]
     profile: bool,
 
@@ -74,7 +86,8 @@ struct Cli {
     #[arg(long, value_name = "PATH")]
     profile_file: Option<PathBuf>,
 
-    /// Write 0 for every clock-dependent header field, so that runs give byte-identical profiles.
+    /// Make the profile and heap profile byte-identical from run to run, for golden files:
+    /// clock-dependent header fields are written as 0 and the `.hp` date is fixed.
     #[arg(long)]
     reproducible: bool,
 
@@ -182,13 +195,27 @@ fn idle_flags(cli: &Cli, matches: &clap::ArgMatches) -> Vec<String> {
         idle.push(format!("{flag} has no effect without {needs}"));
     };
     if !runs {
-        for flag in [
+        let mut flags = vec![
             "profile",
             "profile_file",
             "heap_profile",
+            "heap_interval",
             "reproducible",
             "clock",
-        ] {
+            "engine",
+            "cost_centres",
+            "max_steps",
+            "max_heap",
+            "max_stack",
+            "gc_stress",
+            "trace",
+            "stats",
+        ];
+        // `--print` shows the automatic cost centres; `--check` adds none.
+        if cli.check {
+            flags.push("auto_cc");
+        }
+        for flag in flags {
             if given(flag) {
                 let name = format!("--{}", flag.replace('_', "-"));
                 idle.push(format!(
@@ -335,6 +362,9 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: &Cli) -> Result<ExitCode, String> {
+    if cli.print_prelude {
+        return print_prelude();
+    }
     let color = match cli.color {
         ColorArg::Always => true,
         ColorArg::Never => false,
@@ -353,14 +383,26 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
     }
 
     let mut sources = SourceMap::new();
-    let loaded = load::load(&mut sources, &user_files, !cli.no_prelude);
+    // A module that is only checked or printed needs no `main`.
+    let loaded = if cli.check || cli.print {
+        load::load_library(&mut sources, &user_files, !cli.no_prelude)
+    } else {
+        load::load(&mut sources, &user_files, !cli.no_prelude)
+    };
     let (mut program, warnings) = match loaded {
         Ok(loaded) => (loaded.program, loaded.warnings),
         Err(diagnostics) => {
             report(&diagnostics, &sources, color);
             let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+            let not_done = if cli.check {
+                ""
+            } else if cli.print {
+                "; nothing was printed"
+            } else {
+                "; the program was not run"
+            };
             say(&format!(
-                "stg-run: {errors} error{} found; the program was not run\n",
+                "stg-run: {errors} error{} found{not_done}\n",
                 if errors == 1 { "" } else { "s" }
             ));
             return Ok(ExitCode::from(1));
@@ -369,6 +411,13 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
     report(&warnings, &sources, color);
 
     if cli.check {
+        if !has_main(&program) {
+            let files: Vec<String> = cli.files.iter().map(|f| f.display().to_string()).collect();
+            say(&format!(
+                "stg-run: checked {}: no errors; no `main` is defined, so this is a library module (a run needs a module that defines `main`)\n",
+                files.join(", ")
+            ));
+        }
         return Ok(ExitCode::SUCCESS);
     }
 
@@ -382,16 +431,13 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
     );
 
     if cli.print {
-        let mut stdout = io::stdout().lock();
-        for module in program
+        let text: String = program
             .modules
             .iter()
             .filter(|m| m.name != "Prelude" || cli.no_prelude)
-        {
-            write!(stdout, "{}", printer::print_module(module))
-                .map_err(|e| format!("cannot write to standard output: {e}"))?;
-        }
-        return Ok(ExitCode::SUCCESS);
+            .map(printer::print_module)
+            .collect();
+        return write_stdout(&text);
     }
 
     // A profile that cannot be written for want of a folder is found
@@ -548,6 +594,35 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
         }
     }
     Ok(status)
+}
+
+/// `stg-run --print-prelude`: the bundled Prelude's text on standard output.
+fn print_prelude() -> Result<ExitCode, String> {
+    write_stdout(stg_run::stg::prelude::SOURCE)
+}
+
+/// Writes `text` to standard output (`--print`, `--print-prelude`). A
+/// reader that closes the pipe (`| head`) ends it quietly, as for a run.
+fn write_stdout(text: &str) -> Result<ExitCode, String> {
+    let mut stdout = io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(format!("cannot write to standard output: {e}")),
+    }
+}
+
+/// Whether one of the user's modules defines `main`.
+fn has_main(program: &stg_run::stg::syntax::Program) -> bool {
+    program
+        .modules
+        .iter()
+        .filter(|m| !stg_run::stg::check::is_prelude(m))
+        .flat_map(|m| &m.bindings)
+        .any(|b| b.name.name == "main")
 }
 
 /// The message for a source file that is not UTF-8 text: where the first

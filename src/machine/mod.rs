@@ -479,7 +479,7 @@ impl fmt::Display for RuntimeError {
             // The case is not the program's: a Prelude function met a value
             // it does not take.
             ErrorKind::NoMatchingAlternative { .. } if self.context.is_some() => Some(
-                "a Prelude function was given a value it has no alternative for (`head` or `tail` of `Nil`, `index` past the end of a list): see the program's code named above",
+                "a Prelude function was given a value it has no alternative for (`head` or `tail` of `Nil`, `index` past the end of a list): see the program's code named above (`stg-run --print-prelude` shows the Prelude's lines)",
             ),
             _ => self.kind.help(),
         };

@@ -110,9 +110,20 @@ const MAX_SUGGESTIONS: usize = 200;
 /// every error and warning; the program is runnable only when none of them is
 /// an error.
 pub fn check_program(program: &mut Program) -> Vec<Diagnostic> {
+    check(program, true)
+}
+
+/// [`check_program`] for a program that is not run (`stg-run --check` or
+/// `--print`): a program with no `main` (a library module) is accepted.
+/// A `main` that takes arguments is still an error.
+pub fn check_library(program: &mut Program) -> Vec<Diagnostic> {
+    check(program, false)
+}
+
+fn check(program: &mut Program, needs_main: bool) -> Vec<Diagnostic> {
     let mut checker = Checker::default();
     checker.collect_globals(program);
-    checker.check_main(program);
+    checker.check_main(program, needs_main);
     for module in &mut program.modules {
         checker.check_module(module);
     }
@@ -311,7 +322,7 @@ impl Checker {
         }
     }
 
-    fn check_main(&mut self, program: &Program) {
+    fn check_main(&mut self, program: &Program, needs_main: bool) {
         let user_modules: Vec<&Module> =
             program.modules.iter().filter(|m| !is_prelude(m)).collect();
         let main = user_modules
@@ -319,6 +330,7 @@ impl Checker {
             .flat_map(|m| m.bindings.iter())
             .find(|b| b.name.name == "main");
         match main {
+            None if !needs_main => {}
             None => {
                 let file = user_modules
                     .first()

@@ -4,8 +4,9 @@
 //! Steps: add each file to the [`SourceMap`]; parse each (the Prelude first,
 //! when asked for, then the user's files in the order given); name each
 //! module by its file stem; reject two modules with the same name, and a
-//! module named `MAIN` (the built-in cost centre's); then, if
-//! every file parsed without errors, run [`check_program`]. When a file has
+//! module named `MAIN` (the built-in cost centre's); then, if every file
+//! parsed without errors, run [`check_program`] (or [`check_library`],
+//! which does not ask for `main`, for [`load_library`]). When a file has
 //! syntax errors the checks are skipped: with part of a module missing they
 //! would only add unbound-name noise. The result carries the warnings on
 //! success; on failure the `Err` holds every error and warning, in the order
@@ -21,7 +22,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::stg::check::{PRELUDE_MODULE, check_program};
+use crate::stg::check::{PRELUDE_MODULE, check_library, check_program};
 use crate::stg::diagnostic::Diagnostic;
 use crate::stg::parser::parse_module;
 use crate::stg::prelude;
@@ -49,6 +50,17 @@ pub fn load(
     load_with(sources, user_files, with_prelude, parse_module)
 }
 
+/// [`load`] for a program that is checked or printed but not run: a
+/// program with no `main` (a library module) passes
+/// ([`crate::stg::check::check_library`]).
+pub fn load_library(
+    sources: &mut SourceMap,
+    user_files: &[(String, String)],
+    with_prelude: bool,
+) -> Result<Loaded, Vec<Diagnostic>> {
+    load_inner(sources, user_files, with_prelude, false, parse_module)
+}
+
 /// The module name of a path: its file stem (`programs/nfib.stg` is `nfib`).
 pub fn module_name(path: &str) -> String {
     Path::new(path)
@@ -62,6 +74,16 @@ pub fn load_with(
     sources: &mut SourceMap,
     user_files: &[(String, String)],
     with_prelude: bool,
+    parse: impl Fn(FileId, &str, &str) -> (Option<Module>, Vec<Diagnostic>),
+) -> Result<Loaded, Vec<Diagnostic>> {
+    load_inner(sources, user_files, with_prelude, true, parse)
+}
+
+fn load_inner(
+    sources: &mut SourceMap,
+    user_files: &[(String, String)],
+    with_prelude: bool,
+    needs_main: bool,
     parse: impl Fn(FileId, &str, &str) -> (Option<Module>, Vec<Diagnostic>),
 ) -> Result<Loaded, Vec<Diagnostic>> {
     let mut diags: Vec<Diagnostic> = Vec::new();
@@ -109,11 +131,9 @@ pub fn load_with(
             diags.push(
                 Diagnostic::error(
                     Span::new(file, 0, 0),
-                    if name == PRELUDE_MODULE && first_name == *path {
-                        // The bundled Prelude's file name is the repository's path,
-                        // so naming both files would name the same path twice.
+                    if name == PRELUDE_MODULE && first_name == prelude::FILE_NAME {
                         format!(
-                            "module `{name}` is loaded twice: `{path}` is also the bundled Prelude"
+                            "module `{name}` is loaded twice: from the bundled Prelude and from `{path}`"
                         )
                     } else {
                         format!(
@@ -145,7 +165,11 @@ pub fn load_with(
     }
 
     if parsed_all {
-        diags.extend(check_program(&mut program));
+        diags.extend(if needs_main {
+            check_program(&mut program)
+        } else {
+            check_library(&mut program)
+        });
     }
     if !parsed_all || diags.iter().any(Diagnostic::is_error) {
         return Err(diags);
