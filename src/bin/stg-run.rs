@@ -14,7 +14,7 @@ use stg_run::machine::heap_profile::HeapProfileBy;
 use stg_run::machine::{self, CostCentreMode, Engine, RunOptions, TraceFormat};
 use stg_run::profile::format;
 use stg_run::stg::auto_cc::{self, AutoCc};
-use stg_run::stg::diagnostic::{Diagnostic, render_all};
+use stg_run::stg::diagnostic::{Diagnostic, render_listing};
 use stg_run::stg::load;
 use stg_run::stg::printer;
 use stg_run::stg::source::SourceMap;
@@ -129,6 +129,11 @@ struct Cli {
     /// Steps between heap censuses (with --heap-profile).
     #[arg(long, value_name = "STEPS", default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
     heap_interval: u64,
+
+    /// List the diagnostics up to the N-th error, then say how many more
+    /// errors and warnings there were; 0 lists them all (as GCC's -fmax-errors).
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    max_errors: usize,
 
     /// Colour diagnostics: `auto` colours when standard error is a terminal
     /// and NO_COLOR is not set.
@@ -392,7 +397,7 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
     let (mut program, warnings) = match loaded {
         Ok(loaded) => (loaded.program, loaded.warnings),
         Err(diagnostics) => {
-            report(&diagnostics, &sources, color);
+            report(&diagnostics, &sources, color, cli.max_errors);
             let errors = diagnostics.iter().filter(|d| d.is_error()).count();
             let not_done = if cli.check {
                 ""
@@ -408,7 +413,7 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
             return Ok(ExitCode::from(1));
         }
     };
-    report(&warnings, &sources, color);
+    report(&warnings, &sources, color, cli.max_errors);
 
     if cli.check {
         if !has_main(&program) {
@@ -663,8 +668,35 @@ fn now_text() -> String {
     stg_run::machine::heap_profile::hp_date(secs)
 }
 
-fn report(diagnostics: &[Diagnostic], sources: &SourceMap, color: bool) {
-    if !diagnostics.is_empty() {
-        say(&render_all(diagnostics, sources, color));
+/// Lists the diagnostics up to the `max_errors`-th error (all with 0), and
+/// says how many more there were.
+fn report(diagnostics: &[Diagnostic], sources: &SourceMap, color: bool, max_errors: usize) {
+    if diagnostics.is_empty() {
+        return;
+    }
+    let listing = render_listing(
+        diagnostics,
+        sources,
+        color,
+        (max_errors > 0).then_some(max_errors),
+    );
+    say(&listing.text);
+    let more = |n: usize, what: &str| match n {
+        0 => None,
+        1 => Some(format!("1 more {what}")),
+        n => Some(format!("{n} more {what}s")),
+    };
+    let hidden: Vec<String> = [
+        more(listing.hidden_errors, "error"),
+        more(listing.hidden_warnings, "warning"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if !hidden.is_empty() {
+        say(&format!(
+            "stg-run: {} not listed (the listing stops at error {max_errors}); --max-errors N lists more, --max-errors 0 lists all\n",
+            hidden.join(" and ")
+        ));
     }
 }
