@@ -39,6 +39,10 @@ pub struct LambdaCode {
     pub arity: u32,
     /// Size of the environment the body runs in.
     pub slots: u32,
+    /// The variable each slot holds, by its source name (free variables,
+    /// arguments, then `let(rec)` binders and case binders in the order
+    /// they were given slots): for traces, which show environments by name.
+    pub slot_names: Vec<String>,
     pub body: ExprId,
     pub span: Span,
     /// Index in `Program::modules`.

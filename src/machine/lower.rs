@@ -37,6 +37,8 @@ struct Lowerer {
 struct Ctx {
     scope: Vec<(String, u32)>,
     next_slot: u32,
+    /// The name of each slot given so far (`LambdaCode::slot_names`).
+    slot_names: Vec<String>,
     module: u32,
     is_prelude: bool,
 }
@@ -237,12 +239,12 @@ impl Lowerer {
         let mut ctx = Ctx {
             scope: Vec::new(),
             next_slot: 0,
+            slot_names: Vec::new(),
             module,
             is_prelude,
         };
         for v in free_names.iter().chain(lam.args.iter()) {
-            ctx.scope.push((v.name.clone(), ctx.next_slot));
-            ctx.next_slot += 1;
+            Self::bind(&mut ctx, &v.name);
         }
         let id = self.code.lambdas.len() as LambdaId;
         self.code.lambdas.push(LambdaCode {
@@ -251,6 +253,7 @@ impl Lowerer {
             free,
             arity: lam.args.len() as u32,
             slots: 0,
+            slot_names: Vec::new(),
             body: 0,
             span: lam.span,
             module,
@@ -260,6 +263,7 @@ impl Lowerer {
         let lc = &mut self.code.lambdas[id as usize];
         lc.body = body;
         lc.slots = ctx.next_slot;
+        lc.slot_names = ctx.slot_names;
         Ok(id)
     }
 
@@ -267,6 +271,7 @@ impl Lowerer {
         let s = ctx.next_slot;
         ctx.next_slot += 1;
         ctx.scope.push((name.to_string(), s));
+        ctx.slot_names.push(name.to_string());
         s
     }
 
