@@ -134,6 +134,70 @@ impl Rule {
     }
 }
 
+/// Watches a run step by step: the explorer's trace
+/// (`crate::machine::explain`) is one. The engine calls it at the points
+/// below and otherwise runs exactly as without it; a run without one pays a
+/// test of an `Option` per collection and per step. An error it returns
+/// (it could not write) stops the run as a failed write of the trace does.
+pub trait Observer {
+    /// The globals are allocated (and the first census taken); no rule
+    /// has fired.
+    fn started(&mut self, m: &View<'_>) -> std::io::Result<()>;
+    /// `rule` fired and was charged; a census due after it has not been
+    /// taken yet.
+    fn stepped(&mut self, m: &View<'_>, rule: Rule) -> std::io::Result<()>;
+    /// The machine halted with a value and the result printer demands the
+    /// next one: the state is `Enter v` under `MAIN` with empty stacks.
+    fn forced(&mut self, m: &View<'_>) -> std::io::Result<()>;
+    /// A collection ran: `moves` pairs the value of every root before and
+    /// after it, in the order the roots were visited. It runs before the
+    /// rule that asked for room changes anything (rules collect first, in
+    /// `reserve`) or after `stepped` (a census).
+    fn collected(&mut self, heap: &Heap, moves: &[(Value, Value)]);
+    /// The run ended: halted with the result printed (`error` is `None`),
+    /// or stopped by `error` before the rule it names fired. The state is
+    /// the one after the last step (and a last census).
+    fn ended(&mut self, m: &View<'_>, error: Option<&RuntimeError>) -> std::io::Result<()>;
+}
+
+/// What an [`Observer`] sees of the machine: its whole state, read-only.
+pub struct View<'m> {
+    pub code: &'m Code,
+    pub control: &'m Control,
+    /// `as`, top last.
+    pub args: &'m [Value],
+    /// `rs`, top last.
+    pub rs: &'m [Cont],
+    /// `us`, top last.
+    pub us: &'m [Frame],
+    /// The globals' closures, by global id.
+    pub globals: &'m [Value],
+    pub heap: &'m Heap,
+    /// The current cost centre (flat) or stack (stacks mode).
+    pub cc: u32,
+    pub acct: &'m Accounting,
+    /// Steps fired so far.
+    pub steps: u64,
+}
+
+/// The machine's roots as a collection sees them, recording how each moved
+/// (for an [`Observer`]).
+struct WatchedRoots<'s> {
+    state: &'s mut State,
+    moves: Vec<(Value, Value)>,
+}
+
+impl Roots for WatchedRoots<'_> {
+    fn visit_roots(&mut self, f: &mut dyn FnMut(&mut [Value])) {
+        let moves = &mut self.moves;
+        self.state.visit_roots(&mut |vs: &mut [Value]| {
+            let before = vs.to_vec();
+            f(vs);
+            moves.extend(before.into_iter().zip(vs.iter().copied()));
+        });
+    }
+}
+
 /// Everything the collector must see.
 struct State {
     control: Control,
@@ -196,6 +260,7 @@ pub struct Machine<'a> {
     /// Source of the last expression evaluated.
     span: Span,
     started: Instant,
+    observer: Option<&'a mut dyn Observer>,
 }
 
 impl<'a> Machine<'a> {
@@ -232,10 +297,71 @@ impl<'a> Machine<'a> {
             max_stack_bytes: options.max_stack.unwrap_or(default),
             rs_words: 0,
             gc_stress: options.gc_stress,
-            trace: options.trace,
+            // The JSON trace is the explorer's (`machine::explain`), an
+            // observer of this engine.
+            trace: options.trace.filter(|t| *t == TraceFormat::Text),
             span: code.expr(code.main_app).span,
             started: Instant::now(),
+            observer: None,
         }
+    }
+
+    /// Report every step to `observer` (see [`Observer`]).
+    pub fn observed(mut self, observer: &'a mut dyn Observer) -> Machine<'a> {
+        self.observer = Some(observer);
+        self
+    }
+
+    /// The state, for an observer (also after [`Machine::run`] returned).
+    pub fn view(&self) -> View<'_> {
+        View {
+            code: self.code,
+            control: &self.s.control,
+            args: &self.s.args,
+            rs: &self.s.rs,
+            us: &self.s.us,
+            globals: &self.s.globals,
+            heap: &self.heap,
+            cc: self.cc,
+            acct: &self.acct,
+            steps: self.steps,
+        }
+    }
+
+    /// Tell the observer, if any, what `tell` says (it sees the state); a
+    /// failure is a failed write of the trace.
+    fn tell(
+        &mut self,
+        rule: &'static str,
+        tell: impl FnOnce(&mut dyn Observer, &View<'_>) -> std::io::Result<()>,
+    ) -> Result<(), RuntimeError> {
+        if let Some(observer) = self.observer.take() {
+            let r = tell(&mut *observer, &self.view());
+            self.observer = Some(observer);
+            if let Err(e) = r {
+                return Err(self.error(ErrorKind::output(OutputStream::Trace, &e), rule, None));
+            }
+        }
+        Ok(())
+    }
+
+    /// Run `gc` (a collection, or a reservation that may collect) over
+    /// the roots, telling the observer, if any, where they moved.
+    fn collecting<R>(&mut self, gc: impl FnOnce(&mut Heap, &mut dyn Roots) -> R) -> R {
+        let Some(observer) = self.observer.take() else {
+            return gc(&mut self.heap, &mut self.s);
+        };
+        let before = self.heap.stats.collections;
+        let mut roots = WatchedRoots {
+            state: &mut self.s,
+            moves: Vec::new(),
+        };
+        let r = gc(&mut self.heap, &mut roots);
+        if self.heap.stats.collections != before {
+            observer.collected(&self.heap, &roots.moves);
+        }
+        self.observer = Some(observer);
+        r
     }
 
     // ----- helpers -------------------------------------------------------
@@ -290,8 +416,8 @@ impl<'a> Machine<'a> {
     }
 
     fn reserve(&mut self, words: usize, rule: Rule) -> Result<(), RuntimeError> {
-        self.heap
-            .reserve(words, self.gc_stress, &mut self.s)
+        let stress = self.gc_stress;
+        self.collecting(|heap, roots| heap.reserve(words, stress, roots))
             .map_err(|e| self.heap_error(e, rule.name()))
     }
 
@@ -678,8 +804,8 @@ impl<'a> Machine<'a> {
         if words > 0 {
             self.check_stack(rule, words)?;
         }
-        if let Some(fmt) = self.trace {
-            let line = self.trace_line(rule, fmt);
+        if self.trace.is_some() {
+            let line = self.trace_line(rule);
             if let Err(e) = writeln!(trace, "{line}") {
                 return Err(self.error(
                     ErrorKind::output(OutputStream::Trace, &e),
@@ -694,9 +820,6 @@ impl<'a> Machine<'a> {
         }
         self.fire(rule)?;
         self.steps += 1;
-        if self.heap_by.is_some() && self.steps >= self.next_census {
-            self.census();
-        }
         let charged = if rule.is_pop() {
             self.row_cc.unwrap_or(pre)
         } else {
@@ -706,6 +829,10 @@ impl<'a> Machine<'a> {
         if rule == Rule::R17a && self.acct.mode == CostCentreMode::Stacks {
             // Stacks mode: 17a ends its row (see `rule17a_update_pap`).
             self.row_cc = None;
+        }
+        self.tell(rule.name(), |o, m| o.stepped(m, rule))?;
+        if self.heap_by.is_some() && self.steps >= self.next_census {
+            self.census();
         }
         Ok(Some(rule))
     }
@@ -1309,14 +1436,15 @@ impl<'a> Machine<'a> {
         if self.heap_by.is_some() && !self.heap_profile.has_sample_at(self.steps) {
             self.census();
         }
-        r
+        let ended = self.tell("-", |o, m| o.ended(m, r.as_ref().err()));
+        r.and(ended)
     }
 
     /// Collect, then take a census of the live heap (heap profiles).
     fn census(&mut self) {
         let Some(by) = self.heap_by else { return };
         // A collection with nothing requested cannot fail for lack of room.
-        let _ = self.heap.collect(0, &mut self.s);
+        let _ = self.collecting(|heap, roots| heap.collect(0, roots));
         let sample = heap_profile::census(&self.heap, self.code, &self.acct, by, self.steps);
         self.heap_profile.samples.push(sample);
         self.next_census = self.steps + self.heap_interval;
@@ -1336,6 +1464,7 @@ impl<'a> Machine<'a> {
         if self.heap_by.is_some() {
             self.census();
         }
+        self.tell("-", |o, m| o.started(m))?;
         loop {
             if self.step(trace)?.is_some() {
                 continue;
@@ -1348,7 +1477,10 @@ impl<'a> Machine<'a> {
             };
             match self.s.printer.halted(self.code, halted, out) {
                 Ok(None) => return Ok(()),
-                Ok(Some(v)) => self.force(v),
+                Ok(Some(v)) => {
+                    self.force(v);
+                    self.tell("-", |o, m| o.forced(m))?;
+                }
                 Err(e) => {
                     return Err(self.error(ErrorKind::output(OutputStream::Result, &e), "-", None));
                 }
@@ -1459,101 +1591,42 @@ impl<'a> Machine<'a> {
         }
     }
 
-    fn trace_line(&self, rule: Rule, fmt: TraceFormat) -> String {
-        match fmt {
-            TraceFormat::Text => {
-                let top_as = self
-                    .s
-                    .args
-                    .last()
-                    .map(|v| Self::value_text(*v))
-                    .unwrap_or_else(|| "-".into());
-                let top_rs = self
-                    .s
-                    .rs
-                    .last()
-                    .map(|c| self.sources_loc(self.code.expr(c.case).span))
-                    .unwrap_or_else(|| "-".into());
-                let top_us = self
-                    .s
-                    .us
-                    .last()
-                    .map(|f| match f.update {
-                        Some(a) => format!("upd@{a}"),
-                        None => "restore".into(),
-                    })
-                    .unwrap_or_else(|| "-".into());
-                format!(
-                    "{:>6} {:<5} {:<60} as={}:{} rs={}:{} us={}:{} cc={}",
-                    self.steps + 1,
-                    rule.name(),
-                    self.code_text(),
-                    self.s.args.len(),
-                    top_as,
-                    self.s.rs.len(),
-                    top_rs,
-                    self.s.us.len(),
-                    top_us,
-                    self.cc_name(self.cc)
-                )
-            }
-            TraceFormat::Json => {
-                let vals = |vs: &[Value]| {
-                    vs.iter()
-                        .map(|v| json_str(&Self::value_text(*v)))
-                        .collect::<Vec<_>>()
-                        .join(",")
-                };
-                let rs = self
-                    .s
-                    .rs
-                    .iter()
-                    .map(|c| {
-                        format!(
-                            "{{\"case\":{},\"env\":[{}],\"as_height\":{},\"cc\":{}}}",
-                            json_str(&self.sources_loc(self.code.expr(c.case).span)),
-                            vals(&c.env),
-                            c.as_height,
-                            json_str(&self.cc_name(c.cc))
-                        )
-                    })
-                    .collect::<Vec<_>>()
-                    .join(",");
-                let us = self
-                    .s
-                    .us
-                    .iter()
-                    .map(|f| {
-                        format!(
-                            "{{\"update\":{},\"as_height\":{},\"rs_height\":{},\"cc\":{}}}",
-                            f.update
-                                .map(|a| a.to_string())
-                                .unwrap_or_else(|| "null".into()),
-                            f.as_base,
-                            f.rs_base,
-                            json_str(&self.cc_name(f.cc))
-                        )
-                    })
-                    .collect::<Vec<_>>()
-                    .join(",");
-                let env = match &self.s.control {
-                    Control::Eval(_, env) | Control::ReturnCon(_, env) => vals(env),
-                    _ => String::new(),
-                };
-                format!(
-                    "{{\"step\":{},\"rule\":{},\"code\":{},\"env\":[{}],\"as\":[{}],\"rs\":[{}],\"us\":[{}],\"cc\":{},\"heap_words\":{}}}",
-                    self.steps + 1,
-                    json_str(rule.name()),
-                    json_str(&self.code_text()),
-                    env,
-                    vals(&self.s.args),
-                    rs,
-                    us,
-                    json_str(&self.cc_name(self.cc)),
-                    self.heap.used_words()
-                )
-            }
-        }
+    /// The text trace's line for `rule`, about to fire.
+    fn trace_line(&self, rule: Rule) -> String {
+        let top_as = self
+            .s
+            .args
+            .last()
+            .map(|v| Self::value_text(*v))
+            .unwrap_or_else(|| "-".into());
+        let top_rs = self
+            .s
+            .rs
+            .last()
+            .map(|c| self.sources_loc(self.code.expr(c.case).span))
+            .unwrap_or_else(|| "-".into());
+        let top_us = self
+            .s
+            .us
+            .last()
+            .map(|f| match f.update {
+                Some(a) => format!("upd@{a}"),
+                None => "restore".into(),
+            })
+            .unwrap_or_else(|| "-".into());
+        format!(
+            "{:>6} {:<5} {:<60} as={}:{} rs={}:{} us={}:{} cc={}",
+            self.steps + 1,
+            rule.name(),
+            self.code_text(),
+            self.s.args.len(),
+            top_as,
+            self.s.rs.len(),
+            top_rs,
+            self.s.us.len(),
+            top_us,
+            self.cc_name(self.cc)
+        )
     }
 
     fn sources_loc(&self, span: Span) -> String {
@@ -1563,20 +1636,4 @@ impl<'a> Machine<'a> {
             "?".into()
         }
     }
-}
-
-fn json_str(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for ch in s.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
