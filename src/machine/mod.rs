@@ -44,6 +44,7 @@ use crate::stg::syntax::Program;
 pub mod accounting;
 pub mod code;
 mod common;
+pub mod explain;
 pub mod fast;
 pub mod heap_profile;
 pub mod lower;
@@ -512,39 +513,12 @@ pub fn run(
     out: &mut dyn Write,
     trace: &mut dyn Write,
 ) -> RunResult {
-    // Lowering recurses along the source's nesting (bounded): give it room.
-    // If no such thread can be made, lower here (MAX_DEPTH still bounds it).
-    let lowered = std::thread::scope(|s| {
-        match std::thread::Builder::new()
-            .stack_size(1 << 30)
-            .spawn_scoped(s, || lower::lower(program))
-        {
-            Ok(h) => h.join().ok(),
-            Err(_) => Some(lower::lower(program)),
-        }
-    });
-    let code = match lowered {
-        Some(Ok(code)) => code,
-        other => {
-            let (message, location) = match other {
-                Some(Err(e)) => (e.message, Some(sources.location(e.span))),
-                _ => ("the lowering thread failed".to_string(), None),
-            };
-            let table = crate::profile::cost_centre::CostCentreTable::new(program);
-            return RunResult {
-                error: Some(RuntimeError {
-                    kind: ErrorKind::Prepare { message },
-                    rule: "-",
-                    cost_centre: "MAIN".into(),
-                    location,
-                    context: None,
-                    step: 0,
-                }),
-                profile: accounting::empty_profile(&table),
-                stats: Stats::default(),
-                heap_profile: None,
-            };
-        }
+    if options.trace == Some(TraceFormat::Json) {
+        return explain::run(program, sources, options, out, trace);
+    }
+    let code = match lower_for_run(program, sources) {
+        Ok(code) => code,
+        Err(failed) => return *failed,
     };
     if options.engine == Engine::Fast && options.trace.is_none() {
         // Two builds of the fast engine: without profiling, the loop has no
@@ -574,6 +548,48 @@ pub fn run(
         profile: m.profile(options.reproducible),
         stats: m.stats(),
         heap_profile: m.take_heap_profile(),
+    }
+}
+
+/// Lower `program` for a run, on a thread with room for its nesting; a
+/// program that cannot be lowered gives the run's result, an error.
+pub(crate) fn lower_for_run(
+    program: &Program,
+    sources: &SourceMap,
+) -> Result<code::Code, Box<RunResult>> {
+    // Lowering recurses along the source's nesting (bounded): give it room.
+    // If no such thread can be made, lower here (MAX_DEPTH still bounds it).
+    let lowered = std::thread::scope(|s| {
+        match std::thread::Builder::new()
+            .stack_size(1 << 30)
+            .spawn_scoped(s, || lower::lower(program))
+        {
+            Ok(h) => h.join().ok(),
+            Err(_) => Some(lower::lower(program)),
+        }
+    });
+    match lowered {
+        Some(Ok(code)) => Ok(code),
+        other => {
+            let (message, location) = match other {
+                Some(Err(e)) => (e.message, Some(sources.location(e.span))),
+                _ => ("the lowering thread failed".to_string(), None),
+            };
+            let table = crate::profile::cost_centre::CostCentreTable::new(program);
+            Err(Box::new(RunResult {
+                error: Some(RuntimeError {
+                    kind: ErrorKind::Prepare { message },
+                    rule: "-",
+                    cost_centre: "MAIN".into(),
+                    location,
+                    context: None,
+                    step: 0,
+                }),
+                profile: accounting::empty_profile(&table),
+                stats: Stats::default(),
+                heap_profile: None,
+            }))
+        }
     }
 }
 

@@ -22,6 +22,19 @@ pub struct Counters {
 }
 
 impl Counters {
+    /// The six counters in file order: ticks, words, tail, strict, lazy
+    /// and curried calls.
+    pub fn fields(&self) -> [u64; 6] {
+        [
+            self.ticks,
+            self.words,
+            self.tail_calls,
+            self.strict_calls,
+            self.lazy_calls,
+            self.curried_calls,
+        ]
+    }
+
     pub fn add(&mut self, other: &Counters) {
         self.ticks += other.ticks;
         self.words += other.words;
