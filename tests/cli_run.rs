@@ -465,20 +465,79 @@ fn trace_prints_one_line_per_step() {
         let stderr = text(&out.stderr);
         let steps = total_ticks(&file);
         assert_eq!(steps, 62, "paper_map_scc takes 62 steps");
-        assert_eq!(stderr.lines().count() as u64, steps, "{format}");
         if format == "--trace=json" {
+            // A header, a start record, the steps, the printer's demands,
+            // an end record (tests/explain_trace.rs checks them).
             assert!(
                 stderr
                     .lines()
                     .all(|l| l.starts_with('{') && l.ends_with('}'))
             );
+            let records = stderr.lines().filter(|l| l.contains("\"event\":\"step\""));
+            assert_eq!(records.count() as u64, steps, "{format}");
         } else {
+            assert_eq!(stderr.lines().count() as u64, steps, "{format}");
             for (i, line) in stderr.lines().enumerate() {
                 let n: usize = line.split_whitespace().next().unwrap().parse().unwrap();
                 assert_eq!(n, i + 1, "{line}");
             }
         }
     }
+}
+
+#[test]
+fn trace_file_keeps_the_trace_apart_from_errors() {
+    let dir = scratch("trace_file");
+    for (format, first) in [("--trace", "     1 "), ("--trace=json", "{\"format\":")] {
+        let file = dir.join("t.trace");
+        let out = stg_run(&[
+            program("no_match").as_str(),
+            format,
+            "--trace-file",
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(3));
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.starts_with("stg-run: runtime error: no matching alternative"),
+            "only the error on stderr: {stderr}"
+        );
+        let trace = std::fs::read_to_string(&file).unwrap();
+        assert!(trace.starts_with(first), "{format}: {trace}");
+        // Nothing but the trace's own lines: JSON objects, or numbered steps.
+        assert!(
+            trace.lines().all(|l| if format == "--trace" {
+                l.split_whitespace().next().unwrap().parse::<u64>().is_ok()
+            } else {
+                l.starts_with('{') && l.ends_with('}')
+            }),
+            "{format}: {trace}"
+        );
+    }
+    // --trace-file alone traces as text.
+    let file = dir.join("plain.trace");
+    let out = stg_run(&[
+        program("paper_map_scc").as_str(),
+        "--trace-file",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stderr), "");
+    let trace = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(trace.lines().count(), 62);
+    // A file that cannot be made: a clear message, status 1, no run.
+    let out = stg_run(&[
+        program("paper_map_scc").as_str(),
+        "--trace-file",
+        dir.join("no/such/dir/t.trace").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("cannot write the trace to"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(text(&out.stdout), "");
 }
 
 #[test]

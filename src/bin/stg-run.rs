@@ -116,6 +116,11 @@ struct Cli {
     #[arg(long, value_enum, num_args = 0..=1, require_equals = true, default_missing_value = "text", value_name = "FORMAT")]
     trace: Option<TraceArg>,
 
+    /// Write the trace to PATH instead of standard error, so that error messages never mix
+    /// with it (implies --trace, as text unless --trace=json says otherwise).
+    #[arg(long, value_name = "PATH")]
+    trace_file: Option<PathBuf>,
+
     /// Print allocation, collection and timing statistics to standard error, like GHC's +RTS -s.
     #[arg(long)]
     stats: bool,
@@ -214,6 +219,7 @@ fn idle_flags(cli: &Cli, matches: &clap::ArgMatches) -> Vec<String> {
             "max_stack",
             "gc_stress",
             "trace",
+            "trace_file",
             "stats",
         ];
         // `--print` shows the automatic cost centres; `--check` adds none.
@@ -464,8 +470,13 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
         }
     }
 
+    let trace_format = match (cli.trace, &cli.trace_file) {
+        (Some(t), _) => Some(t),
+        (None, Some(_)) => Some(TraceArg::Text),
+        (None, None) => None,
+    };
     let options = RunOptions {
-        engine: match (cli.engine, cli.trace) {
+        engine: match (cli.engine, trace_format) {
             (_, Some(_)) | (EngineArg::Reference, _) => Engine::Reference,
             (EngineArg::Fast, None) => Engine::Fast,
         },
@@ -477,7 +488,7 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
         max_heap: cli.max_heap,
         max_stack: cli.max_stack,
         gc_stress: cli.gc_stress,
-        trace: cli.trace.map(|t| match t {
+        trace: trace_format.map(|t| match t {
             TraceArg::Text => TraceFormat::Text,
             TraceArg::Json => TraceFormat::Json,
         }),
@@ -519,7 +530,19 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let stderr = io::stderr();
-    let mut trace = io::BufWriter::new(stderr.lock());
+    let mut trace: Box<dyn Write> = match &cli.trace_file {
+        None => Box::new(io::BufWriter::new(stderr.lock())),
+        Some(path) => match std::fs::File::create(path) {
+            Ok(file) => Box::new(io::BufWriter::new(file)),
+            Err(e) => {
+                say(&format!(
+                    "stg-run: cannot write the trace to {}: {e}; choose another --trace-file\n",
+                    path.display()
+                ));
+                return Ok(ExitCode::from(1));
+            }
+        },
+    };
     let result = machine::run(&program, &sources, &options, &mut out, &mut trace);
     let flushed = out.flush().and_then(|_| trace.flush());
     drop(out);
