@@ -187,7 +187,7 @@ main = {} \\u {} -> add {1#}
 }
 
 #[test]
-fn json_trace_has_one_object_per_step() {
+fn json_trace_has_a_header_then_one_record_per_step() {
     let src = "main = {} \\u {} -> let x = {} \\r {} -> I# {1#} in x {}\n";
     let opts = RunOptions {
         trace: Some(TraceFormat::Json),
@@ -196,15 +196,37 @@ fn json_trace_has_one_object_per_step() {
     };
     let r = run_text("t.stg", src, false, AutoCc::None, &opts);
     let lines: Vec<&str> = r.trace.lines().collect();
-    assert_eq!(lines.len() as u64, r.result.stats.steps);
-    for (i, l) in lines.iter().enumerate() {
+    assert!(
+        lines[0].starts_with("{\"format\":\"stg-run trace\",\"version\":1,"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].starts_with("{\"event\":\"start\",\"step\":0,"),
+        "{}",
+        lines[1]
+    );
+    let steps: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("{\"event\":\"step\""))
+        .collect();
+    assert_eq!(steps.len() as u64, r.result.stats.steps);
+    for (i, l) in steps.iter().enumerate() {
         assert!(
-            l.starts_with(&format!("{{\"step\":{},\"rule\":", i + 1)),
+            l.starts_with(&format!(
+                "{{\"event\":\"step\",\"step\":{},\"rule\":",
+                i + 1
+            )),
             "{l}"
         );
         assert!(l.ends_with('}'), "{l}");
     }
-    assert!(lines[1].contains("\"rule\":\"15\""), "{}", lines[1]);
+    assert!(steps[1].contains("\"rule\":\"15\""), "{}", steps[1]);
+    let last = lines.last().unwrap();
+    assert!(
+        last.starts_with("{\"event\":\"end\",") && last.contains("\"outcome\":\"halted\""),
+        "{last}"
+    );
 }
 
 #[test]

@@ -145,3 +145,31 @@ pub fn dump_dom(dir: &Path, url: &str) -> String {
     );
     String::from_utf8(out.stdout).unwrap()
 }
+
+/// `tests/explorer`: the Node packages the explorer's tests use
+/// (`package.json`; `npm ci` there installs them, as `.ci/run` does).
+pub fn explorer_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/explorer")
+}
+
+/// Are Node and the package `name` of `tests/explorer` installed? If not,
+/// fails where `STG_RUN_REQUIRE_CLIENTS` is set, else says the test is
+/// skipped.
+pub fn node_package(name: &str) -> bool {
+    if !have("node", "--version", "v", "nodejs") {
+        return false;
+    }
+    let found = explorer_dir()
+        .join("node_modules")
+        .join(name)
+        .join("package.json")
+        .exists();
+    if !found {
+        assert!(
+            std::env::var_os("STG_RUN_REQUIRE_CLIENTS").is_none(),
+            "the Node package {name} is missing: run `npm ci` in tests/explorer (.ci/run does)"
+        );
+        eprintln!("skipped: {name} not installed (run `npm ci` in tests/explorer)");
+    }
+    found
+}
