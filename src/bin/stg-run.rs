@@ -112,7 +112,8 @@ struct Cli {
     gc_stress: bool,
 
     /// Print every rule the machine fires to standard error: `text` (one line per step) or
-    /// `json` (one object per step with the whole state). Implies --engine=reference.
+    /// `json` (the whole run: a header with the program, then one line per step with all it
+    /// changed; docs/TRACE-FORMAT.md). Implies --engine=reference.
     #[arg(long, value_enum, num_args = 0..=1, require_equals = true, default_missing_value = "text", value_name = "FORMAT")]
     trace: Option<TraceArg>,
 

@@ -23,9 +23,10 @@
 //!   number, rule, the code (source text of the expression, or the closure
 //!   entered, or the value returned), then `as=depth:top rs=depth:case
 //!   location us=depth:frame` and the current cost centre (stack). If the
-//!   rule then fails, the error follows the line. JSON trace: one object a
-//!   line with the step, rule, code, environment, the whole of `as`, `rs`
-//!   and `us`, the cost centre and the heap words in use.
+//!   rule then fails, the error follows the line. JSON trace
+//!   ([`explain`], docs/TRACE-FORMAT.md): a header with the program, then
+//!   one record a line of what each step changed, closures named by
+//!   allocation order.
 //!
 //! Layout: [`code`] is the resolved program both engines run, [`lower`]
 //! builds it; [`mod@reference`] is the reference engine (one rule per step, rule
