@@ -50,10 +50,7 @@ fn listing_stops_after_max_errors_and_says_how_many_more() {
         ),
         "{stderr}"
     );
-    assert!(
-        stderr.ends_with("stg-run: 150 errors found\n"),
-        "{stderr}"
-    );
+    assert!(stderr.ends_with("stg-run: 150 errors found\n"), "{stderr}");
 
     let out = stg_run(&["--check", "--max-errors", "3", file]);
     let stderr = text(&out.stderr);
