@@ -4,7 +4,7 @@
 //! apart.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::gc::{Addr, Heap, Info, Roots, Tag, Value, closure_words};
 use crate::machine::accounting::Accounting;
@@ -179,18 +179,34 @@ pub(crate) fn steps_frequency(steps: u64, started: Instant, reproducible: bool) 
     }
 }
 
-/// Steps between two looks at the interrupt flag: about a millisecond of
-/// the fast engine, so Ctrl-C stops a run at once, at no cost per step.
+/// Most steps between two looks at the interrupt flag: about a millisecond
+/// of the fast engine, at no measurable cost per step.
 pub(crate) const INTERRUPT_POLL_STEPS: u64 = 1 << 16;
 
+/// The time the steps between two looks at the interrupt flag should take:
+/// when they take longer (steps made slow by a census at every step, a
+/// trace, `--gc-stress`, deep stacks), the interval shrinks to match, so a
+/// signal stops the run well within 100 ms whatever the steps cost.
+const INTERRUPT_POLL_TIME: Duration = Duration::from_millis(5);
+
 /// A request to stop the run (`RunOptions::interrupt`, set by the CLI on
-/// Ctrl-C), looked at every [`INTERRUPT_POLL_STEPS`] steps, starting at step
-/// 0, at the top of each engine's loop, before a rule is selected.
+/// Ctrl-C, SIGTERM or SIGHUP), looked at the top of each engine's loop
+/// before a rule is selected, starting at step 0: every `interval` steps,
+/// an interval that follows the clock (doubling while the steps between
+/// two looks take less than a quarter of [`INTERRUPT_POLL_TIME`], shrunk
+/// in proportion when they take more, between 1 and
+/// [`INTERRUPT_POLL_STEPS`]), and after each census ([`Interrupt::look_soon`]).
+/// Only where an interrupted run stops depends on when the flag is looked
+/// at, and that depends on when the signal came anyway.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Interrupt {
     flag: Option<&'static AtomicBool>,
     /// The step of the next look (`u64::MAX` without a flag).
     pub next: u64,
+    /// Steps from one look to the next.
+    interval: u64,
+    /// When the last look was.
+    last: Instant,
 }
 
 impl Interrupt {
@@ -198,6 +214,8 @@ impl Interrupt {
         Interrupt {
             flag,
             next: if flag.is_some() { 0 } else { u64::MAX },
+            interval: 1,
+            last: Instant::now(),
         }
     }
 
@@ -208,13 +226,41 @@ impl Interrupt {
         steps >= self.next && self.look(steps)
     }
 
+    /// Makes the next look due at step `steps`: after work that may have
+    /// taken long (a census), the flag is looked at before the next rule.
+    #[inline]
+    pub fn look_soon(&mut self, steps: u64) {
+        if self.flag.is_some() {
+            self.next = self.next.min(steps);
+        }
+    }
+
     #[cold]
     fn look(&mut self, steps: u64) -> bool {
         if self.flag.is_some_and(|f| f.load(Ordering::Relaxed)) {
             return true;
         }
-        self.next = steps.saturating_add(INTERRUPT_POLL_STEPS);
+        let now = Instant::now();
+        let took = now.duration_since(self.last);
+        self.last = now;
+        self.interval = next_interval(self.interval, took);
+        self.next = steps.saturating_add(self.interval);
         false
+    }
+}
+
+/// The steps to the next look at the interrupt flag, given the `interval`
+/// the last ones were apart and the time they `took`.
+fn next_interval(interval: u64, took: Duration) -> u64 {
+    let target = INTERRUPT_POLL_TIME.as_nanos() as u64;
+    let took = took.as_nanos().min(u64::MAX as u128) as u64;
+    if took > target {
+        // `interval` is at most 2^16 and `target` 5 * 10^6: no overflow.
+        (interval * target / took).max(1)
+    } else if took < target / 4 {
+        (interval * 2).min(INTERRUPT_POLL_STEPS)
+    } else {
+        interval
     }
 }
 

@@ -118,7 +118,8 @@ pub struct RunOptions {
     pub no_profile: bool,
     pub clock: Clock,
     /// A request to stop: when the flag is set, the run stops before its
-    /// next rule (within `common::INTERRUPT_POLL_STEPS` steps) with
+    /// next rule (within `common::INTERRUPT_POLL_STEPS` steps, and within
+    /// about 5 ms however slow the steps are: see `common::Interrupt`) with
     /// [`ErrorKind::Interrupted`], and the profile is built as after any
     /// error. The CLI sets it on Ctrl-C (and SIGTERM, SIGHUP).
     pub interrupt: Option<&'static std::sync::atomic::AtomicBool>,

@@ -1448,6 +1448,7 @@ impl<'a> Machine<'a> {
         let sample = heap_profile::census(&self.heap, self.code, &self.acct, by, self.steps);
         self.heap_profile.samples.push(sample);
         self.next_census = self.steps + self.heap_interval;
+        self.interrupt.look_soon(self.steps);
     }
 
     /// The heap profile, when one was asked for.

@@ -1014,6 +1014,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         let sample = heap_profile::census(&self.heap, self.code, &self.acct, by, self.steps);
         self.heap_profile.samples.push(sample);
         self.next_census = self.steps + self.heap_interval;
+        self.interrupt.look_soon(self.steps);
         self.next_event = self.next_census.min(self.interrupt.next);
     }
 
