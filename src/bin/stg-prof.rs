@@ -3,11 +3,21 @@
 //! callgrind file for KCacheGrind.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use stg_run::cli::stdio::{self, say};
+use stg_run::cli::{parse_size, signals};
+use stg_run::files::{self, Patience};
 use stg_run::profile::{callgrind, dump, format, heap_chart, html, report};
+
+/// Records, before Rust's runtime starts, whether standard output was
+/// closed, so that `stg-prof ... >&-` is a write error, not silence.
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static NOTE_CLOSED_DESCRIPTORS: extern "C" fn() = stdio::note_closed_descriptors;
 
 #[derive(Parser)]
 #[command(
@@ -27,6 +37,10 @@ use stg_run::profile::{callgrind, dump, format, heap_chart, html, report};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+
+    /// Refuse input files larger than SIZE (bytes, with an optional K, M or G suffix).
+    #[arg(long, global = true, value_name = "SIZE", value_parser = parse_size, default_value = "256M")]
+    max_input_size: u64,
 }
 
 #[derive(Subcommand)]
@@ -37,7 +51,7 @@ enum Command {
     /// individual and inherited %time and %alloc. "entries" counts strict
     /// calls (scc entries); percentages are always of the whole run.
     Report {
-        /// The profile file (.pgcl).
+        /// The profile file (.pgcl); `-` reads standard input.
         file: PathBuf,
         /// Order of siblings in the tree and of the top table: by inherited
         /// time (then allocation), by allocation (then time), or by entries
@@ -89,7 +103,7 @@ enum Command {
     /// The header, the modules, the cost centres, then the call graph
     /// depth-first.
     Dump {
-        /// The profile file (.pgcl).
+        /// The profile file (.pgcl); `-` reads standard input.
         file: PathBuf,
     },
     /// Print the profile in Valgrind's callgrind format, for KCacheGrind.
@@ -100,7 +114,7 @@ enum Command {
     /// Save it as `callgrind.out.NAME`, the name KCacheGrind looks for:
     /// `stg-prof callgrind nfib.pgcl > callgrind.out.nfib`.
     Callgrind {
-        /// The profile file (.pgcl).
+        /// The profile file (.pgcl); `-` reads standard input.
         file: PathBuf,
     },
     /// Print the profile as one self-contained interactive HTML page.
@@ -110,10 +124,10 @@ enum Command {
     /// figures as `report`; with --heap, a heap profile's chart too.
     /// `stg-prof html nfib.pgcl --heap nfib.hp > nfib.html`.
     Html {
-        /// The profile file (.pgcl).
+        /// The profile file (.pgcl); `-` reads standard input.
         file: PathBuf,
         /// Also show this heap profile (.hp, from `stg-run --heap-profile`)
-        /// as a chart, under the call tree.
+        /// as a chart, under the call tree; `-` reads standard input.
         #[arg(long, value_name = "FILE.hp")]
         heap: Option<PathBuf>,
     },
@@ -123,7 +137,7 @@ enum Command {
     /// `+RTS -h`; the chart is stacked areas, one band per group, the largest at the bottom, at most 20 (the rest merged into
     /// OTHER). `stg-prof heap foldl_leak.hp > foldl_leak.svg`.
     Heap {
-        /// The heap profile (.hp).
+        /// The heap profile (.hp); `-` reads standard input.
         file: PathBuf,
     },
     /// Print this help, or the help of a subcommand (`stg-prof help report`).
@@ -141,33 +155,39 @@ enum Sort {
     Entries,
 }
 
-fn load(file: &PathBuf) -> Result<stg_run::profile::Profile, String> {
-    let bytes = std::fs::read(file)
-        .map_err(|e| format!("stg-prof: {}: cannot read the file: {e}", file.display()))?;
-    format::read(&bytes).map_err(|e| format!("stg-prof: {}: {e}", file.display()))
+fn load(file: &Path, limit: u64) -> Result<stg_run::profile::Profile, String> {
+    let bytes = files::read_input_or_stdin(file, limit).map_err(|e| format!("stg-prof: {e}"))?;
+    format::read(&bytes).map_err(|e| format!("stg-prof: {}: {e}", shown(file)))
+}
+
+/// A file as messages name it: `standard input` for `-`.
+fn shown(file: &Path) -> String {
+    if file.as_os_str() == files::STDIN_NAME {
+        "standard input".to_string()
+    } else {
+        file.display().to_string()
+    }
 }
 
 /// The chart of the heap profile `file`, as SVG, and the program it is of
 /// (its `JOB`).
-fn heap_svg(file: &std::path::Path) -> Result<(String, String), String> {
-    let bytes = std::fs::read(file)
-        .map_err(|e| format!("stg-prof: {}: cannot read the file: {e}", file.display()))?;
+fn heap_svg(file: &Path, limit: u64) -> Result<(String, String), String> {
+    let bytes = files::read_input_or_stdin(file, limit).map_err(|e| format!("stg-prof: {e}"))?;
     let text = String::from_utf8(bytes).map_err(|_| {
         format!(
             "stg-prof: {}: not a heap profile: a .hp file is text (stg-run --heap-profile \
              writes one); a .pgcl profile goes to `stg-prof report` or `html`",
-            file.display()
+            shown(file)
         )
     })?;
-    let hp =
-        heap_chart::read_hp(&text).map_err(|e| format!("stg-prof: {}: {e}", file.display()))?;
+    let hp = heap_chart::read_hp(&text).map_err(|e| format!("stg-prof: {}: {e}", shown(file)))?;
     if let Some(line) = hp.cut_short {
-        eprintln!(
+        say(&format!(
             "stg-prof: {}: warning: the last sample (line {line}) has no END_SAMPLE, so the \
-             file was cut short; drawing the {} complete samples before it",
-            file.display(),
+             file was cut short; drawing the {} complete samples before it\n",
+            shown(file),
             hp.samples.len()
-        );
+        ));
     }
     Ok((heap_chart::svg(&hp), hp.job))
 }
@@ -183,13 +203,13 @@ fn check_same_program(
 ) {
     if !p.modules.iter().any(|m| m == job) {
         let modules: Vec<String> = p.modules.iter().map(|m| format!("`{m}`")).collect();
-        eprintln!(
+        say(&format!(
             "stg-prof: warning: {} is a heap profile of `{job}`, but {} profiles the modules {}; \
-             the page shows them together all the same (check that both come from one run)",
-            hp_file.display(),
-            file.display(),
+             the page shows them together all the same (check that both come from one run)\n",
+            shown(hp_file),
+            shown(file),
             modules.join(", ")
-        );
+        ));
     }
 }
 
@@ -219,8 +239,12 @@ fn check_exclusions(
     Err(msg)
 }
 
-/// The program a profile is of: the file's stem (`nfib` for `nfib.pgcl`).
+/// The program a profile is of: the file's stem (`nfib` for `nfib.pgcl`;
+/// `stdin` for standard input).
 fn program_name(file: &std::path::Path) -> String {
+    if file.as_os_str() == files::STDIN_NAME {
+        return "stdin".to_string();
+    }
     file.file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default()
@@ -248,7 +272,17 @@ fn help(command: Option<String>) -> Result<Output, String> {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    signals::install("stg-prof");
+    let matches = stdio::parse_command_line(Cli::command(), "stg-prof");
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    // Every input is read within --max-input-size: these shadow the two
+    // readers with the limit applied.
+    let limit = cli.max_input_size;
+    let load = |file: &Path| load(file, limit);
+    let heap_svg = |file: &Path| heap_svg(file, limit);
     let result: Result<Output, String> = match cli.command {
         Command::Help { command } => help(command),
         // The dump and the report are written as they are made: a profile
@@ -257,10 +291,8 @@ fn main() -> ExitCode {
             load(&file).map(|p| -> Output { Box::new(move |w| dump::write_dump(&p, w)) })
         }
         Command::Heap { file } => heap_svg(&file).map(|(svg, _)| text(svg)),
-        Command::Html { file, heap } => heap
-            .as_ref()
-            .map(|h| heap_svg(h))
-            .transpose()
+        Command::Html { file, heap } => stdin_once(&file, heap.as_deref())
+            .and_then(|()| heap.as_deref().map(heap_svg).transpose())
             .and_then(|chart| {
                 let p = load(&file)?;
                 if let (Some((_, job)), Some(h)) = (&chart, &heap) {
@@ -312,12 +344,23 @@ fn main() -> ExitCode {
     match result.and_then(emit) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
-            // Not `eprintln!`, which panics when standard error cannot be
-            // written either.
-            let _ = writeln!(std::io::stderr().lock(), "{msg}");
+            say(&format!("{msg}\n"));
             ExitCode::FAILURE
         }
     }
+}
+
+/// An error when two inputs both name standard input, which can be read once.
+fn stdin_once(file: &Path, other: Option<&Path>) -> Result<(), String> {
+    let is_stdin = |f: &Path| f.as_os_str() == files::STDIN_NAME;
+    if is_stdin(file) && other.is_some_and(is_stdin) {
+        return Err(
+            "stg-prof: `-` (standard input) is given twice; it can be read only once: \
+             give one of the two as a file"
+                .to_string(),
+        );
+    }
+    Ok(())
 }
 
 /// Writes a command's output to standard output and flushes it. A failed
@@ -326,10 +369,11 @@ fn main() -> ExitCode {
 /// reader's choice, not a failure: nothing is said and the status stays
 /// 0, as for `stg-run`.
 fn emit(output: Output) -> Result<(), String> {
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = std::io::BufWriter::new(stdio::stdout(Patience::End));
     match output(&mut out).and_then(|()| out.flush()) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(format!("stg-prof: could not write the output: {e}")),
+        Err(e) if !stdio::is_closed_pipe(&e) => {
+            Err(format!("stg-prof: could not write the output: {e}"))
+        }
+        _ => Ok(()),
     }
 }

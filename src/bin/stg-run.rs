@@ -1,15 +1,21 @@
 //! `stg-run`: check, print, run and profile `.stg` programs.
 //!
 //! Exit status: 0 success; 1 the program was rejected (static errors) or a
-//! file could not be read or written; 2 a bad command line; 3 a runtime error
-//! or a limit stopped the run; 130 the run was interrupted (Ctrl-C, SIGTERM,
-//! SIGHUP). The profile is still written after 3 and 130.
+//! file could not be read or written (an input that is not a regular file
+//! or is over `--max-input-size`, an output path refused before the run);
+//! 2 a bad command line; 3 a runtime error or a limit stopped the run; 130
+//! interrupted (Ctrl-C, SIGTERM, SIGHUP: at any moment, see
+//! `stg_run::cli::signals`). The profile is still written after 3 and 130.
 
 use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
+use std::cell::RefCell;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
+use stg_run::cli::signals::{self, INTERRUPTED};
+use stg_run::cli::stdio::{self, say};
+use stg_run::cli::{parse_size, parse_u64};
+use stg_run::files::{self, OutputPlan, Patience};
 use stg_run::machine::heap_profile::HeapProfileBy;
 use stg_run::machine::{self, CostCentreMode, Engine, RunOptions, TraceFormat};
 use stg_run::profile::format;
@@ -18,6 +24,7 @@ use stg_run::stg::diagnostic::{Diagnostic, render_listing};
 use stg_run::stg::load;
 use stg_run::stg::printer;
 use stg_run::stg::source::SourceMap;
+use stg_run::stop;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -82,7 +89,8 @@ struct Cli {
     #[arg(long)]
     profile: bool,
 
-    /// Write the profile to PATH instead (implies --profile).
+    /// Write the profile to PATH instead (implies --profile); `-` writes it to
+    /// standard output, and the program's output then goes to standard error.
     #[arg(long, value_name = "PATH")]
     profile_file: Option<PathBuf>,
 
@@ -145,6 +153,10 @@ struct Cli {
     /// and NO_COLOR is not set.
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
     color: ColorArg,
+
+    /// Refuse source files larger than SIZE (bytes, with an optional K, M or G suffix).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "256M")]
+    max_input_size: u64,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -249,18 +261,6 @@ fn idle_flags(cli: &Cli, matches: &clap::ArgMatches) -> Vec<String> {
     idle
 }
 
-/// `digits` as a `u64`, or the message for a number too large for one
-/// (`too_large`) or for anything else (`not_a_number`).
-fn parse_u64(digits: &str, too_large: String, not_a_number: String) -> Result<u64, String> {
-    digits.parse().map_err(|e: std::num::ParseIntError| {
-        if *e.kind() == std::num::IntErrorKind::PosOverflow {
-            too_large
-        } else {
-            not_a_number
-        }
-    })
-}
-
 /// `--max-steps`: a whole number of steps.
 fn parse_steps(text: &str) -> Result<u64, String> {
     let text = text.trim();
@@ -271,55 +271,19 @@ fn parse_steps(text: &str) -> Result<u64, String> {
     )
 }
 
-/// Parses `4096`, `512K`, `64M`, `2G` (powers of 1024, like GHC's RTS).
-fn parse_size(text: &str) -> Result<u64, String> {
-    let text = text.trim();
-    let (digits, unit) = match text.char_indices().last() {
-        Some((i, c)) if c.is_ascii_alphabetic() => (&text[..i], Some(c)),
-        _ => (text, None),
-    };
-    // The number first, so that `lots` is "not a size", not "suffix `s`".
-    let n = parse_u64(
-        digits,
-        format!("`{text}` is too large"),
-        format!("`{text}` is not a size: write bytes, or a number with K, M or G"),
-    )?;
-    let shift = match unit.map(|c| c.to_ascii_uppercase()) {
-        None | Some('B') => 0,
-        Some('K') => 10,
-        Some('M') => 20,
-        Some('G') => 30,
-        Some(_) => {
-            let typed = unit.unwrap_or_default();
-            return Err(format!("unknown size suffix `{typed}`: use K, M or G"));
-        }
-    };
-    n.checked_mul(1 << shift)
-        .ok_or_else(|| format!("`{text}` is too large"))
-}
-
 /// Stack for the worker thread. Syntax trees are dropped, and some front-end
 /// walks run, recursively along `let`/`scc` chains (up to the parser's limit of
 /// 100,000); the machine itself never recurses per step. Only the pages used
 /// are ever touched, so a generous reservation costs nothing.
 const WORKER_STACK_BYTES: usize = 1 << 30;
 
-/// Set by the first Ctrl-C (SIGINT, SIGTERM or SIGHUP) during a run: the
-/// machine stops at its next look (every 65,536 steps), and the output,
-/// statistics and profile of the run so far are written as after a step
-/// limit. A second signal ends the process at once, unless it comes within
-/// [`SAME_SIGNAL`] of the first.
-static INTERRUPT: AtomicBool = AtomicBool::new(false);
-
-/// Signals this close together are one request to stop: GNU `timeout`
-/// sends its signal to the process and then to its whole process group,
-/// so the run receives two within microseconds, where a person pressing
-/// Ctrl-C twice takes far longer.
-const SAME_SIGNAL: std::time::Duration = std::time::Duration::from_millis(250);
-
-/// Exit status of a run stopped by a signal: 128 + SIGINT, the shell's
-/// convention.
-const INTERRUPTED: u8 = 130;
+/// Records, before Rust's runtime starts, whether standard output or error
+/// was closed (`stg-run prog.stg >&-`): the runtime then opens `/dev/null`
+/// on it, and the output would be lost without a word.
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static NOTE_CLOSED_DESCRIPTORS: extern "C" fn() = stdio::note_closed_descriptors;
 
 /// glibc's `malloc` raises its mmap threshold (up to 32 MiB) each time
 /// a large block is freed, as the collector frees its semi-spaces; the
@@ -338,7 +302,8 @@ fn fixed_mmap_threshold() {
 
 fn main() -> ExitCode {
     fixed_mmap_threshold();
-    let matches = Cli::command().get_matches();
+    signals::install("stg-run");
+    let matches = stdio::parse_command_line(Cli::command(), "stg-run");
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => e.exit(),
@@ -388,11 +353,21 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
 
     let mut user_files = Vec::new();
     for path in &cli.files {
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let bytes = files::read_input(path, cli.max_input_size).map_err(|e| e.to_string())?;
         let text = String::from_utf8(bytes).map_err(|e| not_utf8(path, &e))?;
         user_files.push((path.display().to_string(), text));
     }
+
+    // Where the results go is checked before the program is even loaded:
+    // a profile that cannot be written is found before the run, not after.
+    let runs = !cli.check && !cli.print;
+    let outputs = match runs.then(|| Outputs::plan(cli)).transpose() {
+        Ok(outputs) => outputs,
+        Err(message) => {
+            say(&format!("stg-run: {message}\n"));
+            return Ok(ExitCode::from(1));
+        }
+    };
 
     let mut sources = SourceMap::new();
     // A module that is only checked or printed needs no `main`.
@@ -451,25 +426,7 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
             .collect();
         return write_stdout(&text);
     }
-
-    // A profile that cannot be written for want of a folder is found
-    // before the run, not after it.
-    if let Some(path) = &cli.profile_file {
-        let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-        if let Some(dir) = dir.filter(|d| !d.is_dir()) {
-            let what = if dir.exists() {
-                "is not a folder"
-            } else {
-                "does not exist"
-            };
-            say(&format!(
-                "stg-run: cannot write the profile to {}: {} {what}; create it or choose another --profile-file\n",
-                path.display(),
-                dir.display()
-            ));
-            return Ok(ExitCode::from(1));
-        }
-    }
+    let outputs = outputs.expect("planned for a run");
 
     let trace_format = match (cli.trace, &cli.trace_file) {
         (Some(t), _) => Some(t),
@@ -500,12 +457,12 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
             HeapByArg::Descr => HeapProfileBy::Descr,
         }),
         heap_interval: cli.heap_interval,
-        no_profile: !(cli.profile || cli.profile_file.is_some()),
+        no_profile: outputs.profile.is_none(),
         clock: match cli.clock {
             ClockArg::Steps => machine::Clock::Steps,
             ClockArg::Cycles => machine::Clock::Cycles,
         },
-        interrupt: Some(&INTERRUPT),
+        interrupt: Some(&stop::FLAG),
     };
     if options.clock == machine::Clock::Cycles && options.engine == Engine::Reference {
         say(
@@ -514,27 +471,12 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
         return Ok(ExitCode::from(2));
     }
 
-    // Only the run catches signals (checking and printing end soon anyway).
-    // If the handler cannot be installed, a signal keeps its default action
-    // (ending the process without the profile).
-    // The handler runs on the `ctrlc` crate's own thread, not in a signal
-    // handler, so it may keep state.
-    let mut first: Option<std::time::Instant> = None;
-    let _ = ctrlc::set_handler(move || match first {
-        None => {
-            first = Some(std::time::Instant::now());
-            INTERRUPT.store(true, Ordering::Relaxed);
-        }
-        Some(t) if t.elapsed() >= SAME_SIGNAL => std::process::exit(INTERRUPTED.into()),
-        Some(_) => {}
-    });
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    let stderr = io::stderr();
-    let mut trace: Box<dyn Write> = match &cli.trace_file {
-        None => Box::new(io::BufWriter::new(stderr.lock())),
+    // The trace goes to --trace-file if given (checked with the other
+    // outputs before the program was loaded), else to standard error.
+    let trace_file = match &outputs.trace {
+        None => None,
         Some(path) => match std::fs::File::create(path) {
-            Ok(file) => Box::new(io::BufWriter::new(file)),
+            Ok(file) => Some(io::BufWriter::new(file)),
             Err(e) => {
                 say(&format!(
                     "stg-run: cannot write the trace to {}: {e}; choose another --trace-file\n",
@@ -544,13 +486,139 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
             }
         },
     };
-    let result = machine::run(&program, &sources, &options, &mut out, &mut trace);
-    let flushed = out.flush().and_then(|_| trace.flush());
-    drop(out);
-    drop(trace);
 
-    // The run's status (3, 130) wins over a failed write (1): it says what
-    // happened to the program, and the write's message is on stderr.
+    // From here to the last result written, a first signal stops the run
+    // and its results are still written (`cli::signals`).
+    signals::begin_run();
+    let (result, flushed) = match (outputs.profile == Some(ProfileTo::Stdout), trace_file) {
+        (_, Some(mut trace)) => {
+            // The profile may take standard output: the program's output
+            // then goes to standard error.
+            let mut out = io::BufWriter::new(if outputs.profile == Some(ProfileTo::Stdout) {
+                stdio::stderr(Patience::Run)
+            } else {
+                stdio::stdout(Patience::Run)
+            });
+            let result = machine::run(&program, &sources, &options, &mut out, &mut trace);
+            let flushed = out.flush().and_then(|_| trace.flush());
+            (result, flushed)
+        }
+        (true, None) => {
+            // The profile takes standard output: the program's output and
+            // the trace share standard error, through one buffer so that
+            // their lines do not cut into each other.
+            let err = RefCell::new(io::BufWriter::new(stdio::stderr(Patience::Run)));
+            let result = machine::run(
+                &program,
+                &sources,
+                &options,
+                &mut Shared(&err),
+                &mut Shared(&err),
+            );
+            let flushed = err.borrow_mut().flush();
+            (result, flushed)
+        }
+        (false, None) => {
+            let mut out = io::BufWriter::new(stdio::stdout(Patience::Run));
+            let mut trace = io::BufWriter::new(stdio::stderr(Patience::Run));
+            let result = machine::run(&program, &sources, &options, &mut out, &mut trace);
+            let flushed = out.flush().and_then(|_| trace.flush());
+            (result, flushed)
+        }
+    };
+    let mut status = write_results(cli, &outputs, &result, flushed);
+    if signals::end_run() && status != INTERRUPTED {
+        // The signal came after the machine's last look at the flag.
+        say(
+            "stg-run: interrupted (Ctrl-C or a termination signal) as the run ended; its output and results were written\n",
+        );
+        status = INTERRUPTED;
+    }
+    Ok(ExitCode::from(status))
+}
+
+/// Where the results of a run go, checked before it ([`Outputs::plan`]).
+struct Outputs {
+    profile: Option<ProfileTo>,
+    /// `<stem>.hp`, with --heap-profile.
+    heap_profile: Option<PathBuf>,
+    /// --trace-file.
+    trace: Option<PathBuf>,
+    /// The stem of the last source file, which names the `.hp` file and its job.
+    stem: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum ProfileTo {
+    File(PathBuf),
+    /// `--profile-file -`.
+    Stdout,
+}
+
+impl Outputs {
+    /// Each file the run will write, checked: it can be created, is none of
+    /// the program's source files and is not where another output goes.
+    fn plan(cli: &Cli) -> Result<Outputs, String> {
+        let stem = program_stem(cli.files.last().expect("clap requires a file"));
+        let profile = match &cli.profile_file {
+            Some(path) if path.as_os_str() == files::STDIN_NAME => Some(ProfileTo::Stdout),
+            Some(path) => Some(ProfileTo::File(path.clone())),
+            None if cli.profile => Some(ProfileTo::File(PathBuf::from(format!("{stem}.pgcl")))),
+            None => None,
+        };
+        let heap_profile = cli
+            .heap_profile
+            .map(|_| PathBuf::from(format!("{stem}.hp")));
+        let mut plan = OutputPlan::new(&cli.files);
+        match &profile {
+            Some(ProfileTo::File(path)) => plan.add("the profile", path)?,
+            Some(ProfileTo::Stdout) if io::stdout().is_terminal() => {
+                return Err(
+                    "--profile-file -: standard output is a terminal, and a profile is \
+                            binary; redirect it (> prog.pgcl) or pipe it (| stg-prof report -)"
+                        .into(),
+                );
+            }
+            _ => {}
+        }
+        if let Some(path) = &heap_profile {
+            plan.add("the heap profile", path)?;
+        }
+        if let Some(path) = &cli.trace_file {
+            plan.add("the trace", path)?;
+        }
+        Ok(Outputs {
+            profile,
+            heap_profile,
+            trace: cli.trace_file.clone(),
+            stem,
+        })
+    }
+}
+
+/// A writer shared by the program's output and the trace, when both go to
+/// standard error.
+struct Shared<'a, W: Write>(&'a RefCell<W>);
+
+impl<W: Write> Write for Shared<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.borrow_mut().write(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.borrow_mut().flush()
+    }
+}
+
+/// After a run: reports how it ended, then writes `--stats`, the profile
+/// and the heap profile. Returns the exit status: the run's (3, 130) wins
+/// over a failed write (1), since it says what happened to the program,
+/// and the write's message is on stderr.
+fn write_results(
+    cli: &Cli,
+    outputs: &Outputs,
+    result: &machine::RunResult,
+    flushed: io::Result<()>,
+) -> u8 {
     // A write that failed during the run stopped it, but is not the
     // program's error: it is reported like a failed flush, once.
     let (run_status, write_failed) = match &result.error {
@@ -574,10 +642,14 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
     };
     let write_failed = write_failed.or_else(|| {
         let e = flushed.err()?;
+        // Output left in the buffer when a stop came is not a failure.
+        if stop::Stopped::is(&e) {
+            return None;
+        }
         Some((machine::OutputStream::Result, e.kind(), e.to_string()))
     });
-    let mut status = ExitCode::from(run_status.unwrap_or(0));
-    let io_status = ExitCode::from(run_status.unwrap_or(1));
+    let mut status = run_status.unwrap_or(0);
+    let io_status = run_status.unwrap_or(1);
     // A closed pipe (`stg-run prog.stg | head`) is the reader's choice, not our failure.
     if let Some((stream, kind, message)) = write_failed
         && kind != io::ErrorKind::BrokenPipe
@@ -592,29 +664,41 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
     if cli.stats {
         say(&result.stats.to_string());
     }
-    let stem = program_stem(cli.files.last().expect("clap requires a file"));
-    if cli.profile || cli.profile_file.is_some() {
-        let path = match &cli.profile_file {
-            Some(path) => path.clone(),
-            None => PathBuf::from(format!("{stem}.pgcl")),
-        };
-        if let Err(e) = format::write_file_atomic(&path, &result.profile) {
-            say(&format!(
-                "stg-run: cannot write the profile to {}: {e}\n",
-                path.display()
-            ));
-            status = io_status;
+    match &outputs.profile {
+        Some(ProfileTo::File(path)) => {
+            if let Err(e) = format::write_file_atomic(path, &result.profile) {
+                say(&format!(
+                    "stg-run: cannot write the profile to {}: {e}\n",
+                    path.display()
+                ));
+                status = io_status;
+            }
         }
+        Some(ProfileTo::Stdout) => {
+            let written = format::try_write(&result.profile)
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+                .and_then(|bytes| stdio::stdout(Patience::End).write_all(&bytes));
+            match written {
+                Err(e) if !stdio::is_closed_pipe(&e) => {
+                    say(&format!(
+                        "stg-run: cannot write the profile to standard output: {e}\n"
+                    ));
+                    status = io_status;
+                }
+                _ => {}
+            }
+        }
+        None => {}
     }
-    if let Some(heap) = &result.heap_profile {
-        let path = PathBuf::from(format!("{stem}.hp"));
+    if let (Some(heap), Some(path)) = (&result.heap_profile, &outputs.heap_profile) {
         // The date is fixed under --reproducible so that runs give identical files.
         let date = if cli.reproducible {
             "reproducible".to_string()
         } else {
             now_text()
         };
-        if let Err(e) = format::write_bytes_atomic(&path, heap.to_hp(&stem, &date).as_bytes()) {
+        let text = heap.to_hp(&outputs.stem, &date);
+        if let Err(e) = files::write_atomic(path, text.as_bytes()) {
             say(&format!(
                 "stg-run: cannot write the heap profile to {}: {e}\n",
                 path.display()
@@ -622,7 +706,7 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
             status = io_status;
         }
     }
-    Ok(status)
+    status
 }
 
 /// `stg-run --print-prelude`: the bundled Prelude's text on standard output.
@@ -633,14 +717,11 @@ fn print_prelude() -> Result<ExitCode, String> {
 /// Writes `text` to standard output (`--print`, `--print-prelude`). A
 /// reader that closes the pipe (`| head`) ends it quietly, as for a run.
 fn write_stdout(text: &str) -> Result<ExitCode, String> {
-    let mut stdout = io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Ok(()) => Ok(ExitCode::SUCCESS),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-        Err(e) => Err(format!("cannot write to standard output: {e}")),
+    match stdio::stdout(Patience::End).write_all(text.as_bytes()) {
+        Err(e) if !stdio::is_closed_pipe(&e) => {
+            Err(format!("cannot write to standard output: {e}"))
+        }
+        _ => Ok(ExitCode::SUCCESS),
     }
 }
 
@@ -666,13 +747,6 @@ fn not_utf8(path: &Path, e: &std::string::FromUtf8Error) -> String {
         path.display(),
         path.display()
     )
-}
-
-/// Writes to standard error, ignoring failure: a closed standard error
-/// (`stg-run ... 2>&1 | head -1`) must not panic (`eprint!` would) and so
-/// lose the profile, which is written after these messages.
-fn say(text: &str) {
-    let _ = io::stderr().lock().write_all(text.as_bytes());
 }
 
 /// The stem of the last source file: it names `<stem>.pgcl` and `<stem>.hp`.

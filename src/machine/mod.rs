@@ -281,8 +281,13 @@ impl fmt::Display for OutputStream {
 }
 
 impl ErrorKind {
-    /// A failed write to `stream`.
+    /// A failed write to `stream`; a write that gave up waiting for room
+    /// because a stop was requested ([`crate::stop::Stopped`]) is the
+    /// interrupt.
     pub fn output(stream: OutputStream, e: &std::io::Error) -> ErrorKind {
+        if crate::stop::Stopped::is(e) {
+            return ErrorKind::Interrupted;
+        }
         ErrorKind::Output {
             stream,
             io: e.kind(),

@@ -28,7 +28,7 @@
 //! at least 128 MiB.
 
 use std::fmt;
-use std::io::{self, Write};
+use std::io;
 use std::path::Path;
 
 use super::{CostCentreDecl, Counters, Entry, Profile};
@@ -448,105 +448,16 @@ pub fn try_write(profile: &Profile) -> Result<Vec<u8>, WriteError> {
     Ok(out)
 }
 
-/// Writes `profile` to `path` whole or not at all: into a temporary file in
-/// the same directory, flushed to disk, then renamed over `path`.
+/// Writes `profile` to `path` whole or not at all (`files::write_atomic`:
+/// a temporary file in the same directory, synced, renamed over `path`).
 pub fn write_file_atomic(path: &Path, profile: &Profile) -> io::Result<()> {
     let bytes = try_write(profile).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
-    write_bytes_atomic(path, &bytes)
+    crate::files::write_atomic(path, &bytes)
 }
 
-/// Writes `bytes` to `path` whole or not at all: into a new temporary file in
-/// the same directory, synced, then renamed over `path`. Used for every file
-/// stg-run writes (the profile, the heap profile).
-///
-/// A symbolic link is followed (the file it names is replaced, the link
-/// kept). A path that exists and is not a regular file (`/dev/null`,
-/// `/dev/full`, a FIFO) is written to directly, as a shell redirection
-/// would: renaming over it would replace the device or pipe with a file.
-pub fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let path = &follow_links(path)?;
-    match std::fs::metadata(path) {
-        Ok(m) if m.is_dir() => {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                "it is a directory; give a file name",
-            ));
-        }
-        Ok(m) if !m.is_file() => {
-            let mut file = std::fs::OpenOptions::new().write(true).open(path)?;
-            file.write_all(bytes)?;
-            return file.flush();
-        }
-        _ => {}
-    }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let file_name = path.file_name().ok_or_else(|| {
-        io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("{}: not a file name", path.display()),
-        )
-    })?;
-    // Find an unused temporary name; create_new never clobbers anything.
-    let mut attempt = 0u32;
-    let (tmp_path, mut file) = loop {
-        let mut name = std::ffi::OsString::from(".");
-        name.push(file_name);
-        name.push(format!(".{}.{}.tmp", std::process::id(), attempt));
-        let candidate = dir.join(name);
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&candidate)
-        {
-            Ok(f) => break (candidate, f),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 1000 => {
-                attempt += 1;
-            }
-            Err(e) => return Err(e),
-        }
-    };
-    let result = (|| {
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&tmp_path, path)?;
-        // Make the rename itself durable where the platform allows it.
-        if let Ok(d) = std::fs::File::open(&dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp_path);
-    }
-    result
-}
-
-/// `path` with its symbolic links followed (the last one may name a file
-/// that does not exist yet).
-fn follow_links(path: &Path) -> io::Result<std::path::PathBuf> {
-    let mut path = path.to_path_buf();
-    // As the kernel's limit on links followed in one look-up.
-    for _ in 0..40 {
-        match std::fs::symlink_metadata(&path) {
-            Ok(m) if m.file_type().is_symlink() => {
-                let target = std::fs::read_link(&path)?;
-                path = match path.parent() {
-                    Some(dir) if target.is_relative() => dir.join(target),
-                    _ => target,
-                };
-            }
-            _ => return Ok(path),
-        }
-    }
-    Err(io::Error::new(
-        io::ErrorKind::InvalidInput,
-        format!("{}: too many levels of symbolic links", path.display()),
-    ))
-}
+/// Writes `bytes` to `path` whole or not at all: the one atomic writer of
+/// the crate, `files::write_atomic`, under the name callers knew it by.
+pub use crate::files::write_atomic as write_bytes_atomic;
 
 /// Reads a profile with the default [`Limits`].
 pub fn read(bytes: &[u8]) -> Result<Profile, FormatError> {
