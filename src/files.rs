@@ -62,7 +62,7 @@ impl std::fmt::Display for InputError {
                     f,
                     "it is {kind}, not a regular file; give the path of a file"
                 )?;
-                if self.stdin_accepted && !kind.contains("folder") {
+                if self.stdin_accepted && !kind.contains("directory") {
                     write!(f, ", or `-` and send the data to standard input")?;
                 }
                 Ok(())
@@ -99,7 +99,7 @@ fn bytes_text(n: u64) -> String {
 fn kind_of(meta: &Metadata) -> &'static str {
     let t = meta.file_type();
     if t.is_dir() {
-        "a folder"
+        "a directory"
     } else if t.is_char_device() {
         "a character device (like /dev/zero or a terminal)"
     } else if t.is_block_device() {
@@ -507,7 +507,7 @@ impl OutputFile {
             Ok(m) if m.is_dir() => {
                 return Err(io::Error::new(
                     io::ErrorKind::InvalidInput,
-                    "it is a folder; give a file name",
+                    "it is a directory; give a file name",
                 ));
             }
             Ok(m) if !m.is_file() => {
@@ -859,7 +859,7 @@ impl OutputPlan {
         }
         match &existing {
             Some(m) if m.is_dir() => {
-                return Err(cannot("it is a folder; give a file name".into()));
+                return Err(cannot("it is a directory; give a file name".into()));
             }
             Some(m) if !m.is_file() => {
                 // A device or FIFO is written directly: it must be writable.

@@ -107,7 +107,7 @@ fn inputs_that_are_not_regular_files_are_refused_at_once() {
     let cases: [(&str, &str); 4] = [
         ("/dev/zero", "a character device"),
         ("/dev/urandom", "a character device"),
-        (dir.to_str().unwrap(), "a folder"),
+        (dir.to_str().unwrap(), "a directory"),
         (fifo.to_str().unwrap(), "a FIFO"),
     ];
     for (input, kind) in cases {
@@ -377,7 +377,7 @@ fn uncreatable_outputs_are_refused_before_the_run() {
     refused_before_the_run(
         &dir,
         &["--profile-file", "a folder"],
-        "cannot write the profile to a folder: it is a folder; give a file name",
+        "cannot write the profile to a folder: it is a directory; give a file name",
     );
     refused_before_the_run(
         &dir,

@@ -74,10 +74,41 @@ fn wait(child: &mut Child) -> (ExitStatus, Duration) {
     }
 }
 
+/// The child's standard error to its end ("" when it is not piped).
 fn stderr_of(child: &mut Child) -> String {
     let mut s = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut s).unwrap();
+    if let Some(mut err) = child.stderr.take() {
+        err.read_to_string(&mut s).unwrap();
+    }
     s
+}
+
+/// Starts `stg-run SRC ARGS --profile-file PROFILE`, standard error piped.
+fn start(src: &Path, args: &[&str], profile: &Path, stdout: Stdio) -> Child {
+    stg_run()
+        .arg(src)
+        .args(args)
+        .arg("--profile-file")
+        .arg(profile)
+        .current_dir(profile.parent().unwrap())
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Lets `child` get going, sends it `signals` and waits for its end: its
+/// status, the time from the signal to the end, and its standard error
+/// (read to its end first: a full pipe of trace must not hold the child).
+fn signal_and_wait(child: &mut Child, signals: &[libc::c_int]) -> (ExitStatus, Duration, String) {
+    std::thread::sleep(SETTLE);
+    for &s in signals {
+        signal(child, s);
+    }
+    let started = Instant::now();
+    let stderr = stderr_of(child);
+    let (status, _) = wait(child);
+    (status, started.elapsed(), stderr)
 }
 
 /// The steps an interrupted run's message says it did.
@@ -131,20 +162,9 @@ fn a_run_of_slow_steps_stops_at_once() {
     let src = write_program(&dir, "spin.stg", LIVE_SPIN);
     let profile = dir.join("spin.pgcl");
     for engine in ["fast", "reference"] {
-        let mut child = stg_run()
-            .arg(&src)
-            .args(["--heap-profile=cc", "--heap-interval=1", "--engine", engine])
-            .arg("--profile-file")
-            .arg(&profile)
-            .current_dir(&dir)
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(SETTLE);
-        signal(&child, libc::SIGINT);
-        let (status, took) = wait(&mut child);
-        let stderr = stderr_of(&mut child);
+        let args = ["--heap-profile=cc", "--heap-interval=1", "--engine", engine];
+        let mut child = start(&src, &args, &profile, Stdio::null());
+        let (status, took, stderr) = signal_and_wait(&mut child, &[libc::SIGINT]);
         assert_stopped_as_interrupted(status, took, &stderr, &profile);
         let hp = std::fs::read_to_string(dir.join("spin.hp")).unwrap();
         assert!(
@@ -170,22 +190,10 @@ fn a_run_blocked_on_a_full_pipe_stops_at_once() {
         &[libc::SIGTERM, libc::SIGTERM],
         &[libc::SIGHUP],
     ] {
-        let mut child = stg_run()
-            .arg(&src)
-            .arg("--profile-file")
-            .arg(&profile)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = start(&src, &[], &profile, Stdio::piped());
         // Held, never read: the pipe fills and the next write blocks.
         let _reader = child.stdout.take().unwrap();
-        std::thread::sleep(SETTLE);
-        for &s in signals {
-            signal(&child, s);
-        }
-        let (status, took) = wait(&mut child);
-        let stderr = stderr_of(&mut child);
+        let (status, took, stderr) = signal_and_wait(&mut child, signals);
         assert_stopped_as_interrupted(status, took, &stderr, &profile);
         std::fs::remove_file(&profile).unwrap();
     }
@@ -198,23 +206,9 @@ fn a_trace_blocked_on_a_full_pipe_stops_at_once() {
     let dir = scratch("robust_signals", "full_trace");
     let src = write_program(&dir, "spin.stg", LIVE_SPIN);
     let profile = dir.join("spin.pgcl");
-    let mut child = stg_run()
-        .arg(&src)
-        .arg("--trace")
-        .arg("--profile-file")
-        .arg(&profile)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(SETTLE);
-    signal(&child, libc::SIGINT);
-    let started = Instant::now();
-    // Read the trace only now: a stopped run no longer writes it, and the
-    // message comes after what the pipe held.
-    let stderr = stderr_of(&mut child);
-    let (status, _) = wait(&mut child);
-    let took = started.elapsed();
+    let mut child = start(&src, &["--trace"], &profile, Stdio::null());
+    let (status, took, stderr) = signal_and_wait(&mut child, &[libc::SIGINT]);
+    // The message comes after what the pipe held of the trace.
     let last = stderr.rfind("stg-run: ").map_or("", |i| &stderr[i..]);
     assert_stopped_as_interrupted(status, took, last, &profile);
 }
@@ -229,18 +223,8 @@ fn a_signal_while_the_results_are_written_gives_130() {
     let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
     // SAFETY: mkfifo with a valid path.
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
-    let mut child = stg_run()
-        .arg(program("nfib.stg"))
-        .arg("--profile-file")
-        .arg(&fifo)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(SETTLE);
-    signal(&child, libc::SIGTERM);
-    let (status, took) = wait(&mut child);
-    let stderr = stderr_of(&mut child);
+    let mut child = start(&program("nfib.stg"), &[], &fifo, Stdio::piped());
+    let (status, took, stderr) = signal_and_wait(&mut child, &[libc::SIGTERM]);
     assert_eq!(status.code(), Some(130), "{stderr}");
     assert!(took < STOP_WITHIN, "{took:?}");
     let mut out = String::new();
@@ -295,10 +279,7 @@ fn a_signal_during_print_ends_at_once() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(SETTLE);
-    signal(&child, libc::SIGHUP);
-    let (status, took) = wait(&mut child);
-    let stderr = stderr_of(&mut child);
+    let (status, took, stderr) = signal_and_wait(&mut child, &[libc::SIGHUP]);
     assert_eq!(status.code(), Some(130), "{stderr}");
     assert!(took < STOP_WITHIN, "{took:?}");
     assert!(
@@ -321,9 +302,7 @@ fn a_signal_during_check_ends_at_once() {
         .stderr(Stdio::from(writer))
         .spawn()
         .unwrap();
-    std::thread::sleep(SETTLE);
-    signal(&child, libc::SIGTERM);
-    let (status, took) = wait(&mut child);
+    let (status, took, _) = signal_and_wait(&mut child, &[libc::SIGTERM]);
     assert_eq!(status.code(), Some(130));
     assert!(took < STOP_WITHIN, "{took:?}");
 }
@@ -340,10 +319,7 @@ fn a_signal_while_stg_prof_waits_for_input_ends_at_once() {
         .unwrap();
     // Held open, never written.
     let _writer = child.stdin.take().unwrap();
-    std::thread::sleep(SETTLE);
-    signal(&child, libc::SIGTERM);
-    let (status, took) = wait(&mut child);
-    let stderr = stderr_of(&mut child);
+    let (status, took, stderr) = signal_and_wait(&mut child, &[libc::SIGTERM]);
     assert_eq!(status.code(), Some(130), "{stderr}");
     assert!(took < STOP_WITHIN, "{took:?}");
     assert_eq!(

@@ -37,9 +37,14 @@ static NOTE_CLOSED_DESCRIPTORS: extern "C" fn() = stdio::note_closed_descriptors
 struct Cli {
     #[command(subcommand)]
     command: Command,
+}
 
+/// The bound on what a subcommand reads (every one that reads a file
+/// flattens it in).
+#[derive(clap::Args)]
+struct InputLimit {
     /// Refuse input files larger than SIZE (bytes, with an optional K, M or G suffix).
-    #[arg(long, global = true, value_name = "SIZE", value_parser = parse_size, default_value = "256M")]
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "256M")]
     max_input_size: u64,
 }
 
@@ -97,6 +102,8 @@ enum Command {
         /// show their depth in brackets.
         #[arg(long, value_name = "N", default_value_t = 50)]
         max_indent: usize,
+        #[command(flatten)]
+        input: InputLimit,
     },
     /// Print every field of the file, one item per line, for debugging.
     ///
@@ -105,6 +112,8 @@ enum Command {
     Dump {
         /// The profile file (.pgcl); `-` reads standard input.
         file: PathBuf,
+        #[command(flatten)]
+        input: InputLimit,
     },
     /// Print the profile in Valgrind's callgrind format, for KCacheGrind.
     ///
@@ -116,6 +125,8 @@ enum Command {
     Callgrind {
         /// The profile file (.pgcl); `-` reads standard input.
         file: PathBuf,
+        #[command(flatten)]
+        input: InputLimit,
     },
     /// Print the profile as one self-contained interactive HTML page.
     ///
@@ -130,6 +141,8 @@ enum Command {
         /// as a chart, under the call tree; `-` reads standard input.
         #[arg(long, value_name = "FILE.hp")]
         heap: Option<PathBuf>,
+        #[command(flatten)]
+        input: InputLimit,
     },
     /// Draw a heap profile (.hp) as an SVG chart, like hp2ps.
     ///
@@ -139,6 +152,8 @@ enum Command {
     Heap {
         /// The heap profile (.hp); `-` reads standard input.
         file: PathBuf,
+        #[command(flatten)]
+        input: InputLimit,
     },
     /// Print this help, or the help of a subcommand (`stg-prof help report`).
     Help {
@@ -146,6 +161,20 @@ enum Command {
         #[arg(value_name = "COMMAND")]
         command: Option<String>,
     },
+}
+
+impl Command {
+    /// `--max-input-size` of the subcommand (the default for `help`).
+    fn max_input_size(&self) -> u64 {
+        match self {
+            Command::Report { input, .. }
+            | Command::Dump { input, .. }
+            | Command::Callgrind { input, .. }
+            | Command::Html { input, .. }
+            | Command::Heap { input, .. } => input.max_input_size,
+            Command::Help { .. } => files::DEFAULT_MAX_INPUT_BYTES,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -280,18 +309,18 @@ fn main() -> ExitCode {
     };
     // Every input is read within --max-input-size: these shadow the two
     // readers with the limit applied.
-    let limit = cli.max_input_size;
+    let limit = cli.command.max_input_size();
     let load = |file: &Path| load(file, limit);
     let heap_svg = |file: &Path| heap_svg(file, limit);
     let result: Result<Output, String> = match cli.command {
         Command::Help { command } => help(command),
         // The dump and the report are written as they are made: a profile
         // of millions of entries gives a text of hundreds of megabytes.
-        Command::Dump { file } => {
+        Command::Dump { file, .. } => {
             load(&file).map(|p| -> Output { Box::new(move |w| dump::write_dump(&p, w)) })
         }
-        Command::Heap { file } => heap_svg(&file).map(|(svg, _)| text(svg)),
-        Command::Html { file, heap } => stdin_once(&file, heap.as_deref())
+        Command::Heap { file, .. } => heap_svg(&file).map(|(svg, _)| text(svg)),
+        Command::Html { file, heap, .. } => stdin_once(&file, heap.as_deref())
             .and_then(|()| heap.as_deref().map(heap_svg).transpose())
             .and_then(|chart| {
                 let p = load(&file)?;
@@ -302,7 +331,7 @@ fn main() -> ExitCode {
                 Ok(html::html(&p, &program_name(&file), svg))
             })
             .map(text),
-        Command::Callgrind { file } => load(&file)
+        Command::Callgrind { file, .. } => load(&file)
             .map(|p| callgrind::callgrind(&p, &program_name(&file)))
             .map(text),
         Command::Report {
@@ -318,6 +347,7 @@ fn main() -> ExitCode {
             all_columns,
             top,
             max_indent,
+            ..
         } => load(&file).and_then(|p| {
             let program = program_name(&file);
             let opts = report::Options {
