@@ -418,6 +418,18 @@ fn outputs_over_inputs_are_refused_before_the_run() {
         );
         assert_eq!(std::fs::read(&src).unwrap(), text_before, "{target}");
     }
+    // The trace file too.
+    let out = run(stg_run()
+        .args(["prog.stg", "--trace-file", "hard.pgcl"])
+        .current_dir(&dir));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr)
+            .contains("cannot write the trace to hard.pgcl: it is one of the run's input files"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(std::fs::read(&src).unwrap(), text_before);
     // The heap profile is <stem>.hp: here the source itself.
     let hp_src = dir.join("leak.hp");
     std::fs::write(&hp_src, &text_before).unwrap();
