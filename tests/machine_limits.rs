@@ -155,7 +155,13 @@ fn stack_limit() {
         },
     );
     let e = r.result.error.expect("stops");
-    assert_eq!(e.kind, ErrorKind::StackLimit { limit_bytes: 65536 });
+    assert_eq!(
+        e.kind,
+        ErrorKind::StackLimit {
+            limit_bytes: 65536,
+            default_of: None
+        }
+    );
     let text = e.to_string();
     assert!(text.contains("--max-stack"), "{text}");
     insta::assert_snapshot!("stack_limit_message", text);

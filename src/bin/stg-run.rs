@@ -107,11 +107,14 @@ struct Cli {
     #[arg(long, value_name = "N", value_parser = parse_steps)]
     max_steps: Option<u64>,
 
-    /// Largest heap, in bytes with an optional K, M or G suffix, like GHC's -M (default: 80% of memory).
+    /// Largest heap, every space the collector holds at once, in bytes with an optional K, M or G
+    /// suffix, like GHC's -M (default: 60% of the memory available: a memory cgroup's limit,
+    /// else physical memory).
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     max_heap: Option<u64>,
 
-    /// Largest machine stacks, in bytes with an optional K, M or G suffix, like GHC's -K (default: 80% of memory).
+    /// Largest machine stacks, in bytes with an optional K, M or G suffix, like GHC's -K, counted
+    /// as 16 bytes a value (default: 20% of the memory available).
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     max_stack: Option<u64>,
 

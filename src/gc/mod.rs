@@ -29,14 +29,17 @@
 //! short-circuited: a reference to an indirection is replaced by a reference
 //! to its target, so indirections never survive a collection. After a
 //! collection the space grows (doubling) when live data passes
-//! [`GROW_SHARE`] of it, never beyond half the `--max-heap` limit (two
-//! semi-spaces must fit in it); if the live
+//! [`GROW_SHARE`] of it, never beyond what lets two semi-spaces and their
+//! pointer bitmaps fit in the `--max-heap` limit (the old semi-space is
+//! given back before a grown one is made, so no more is ever held); if the live
 //! data plus the request do not fit under that limit, allocation fails with
 //! [`HeapExhausted`]. Semi-spaces of [`FRESH_SPACE_WORDS`] or more are
 //! allocated zeroed at each collection and freed after it, so that only the
 //! words actually copied into them become resident memory.
 
 use std::time::{Duration, Instant};
+
+pub mod memory_limit;
 
 /// A heap word.
 pub type Word = u64;
@@ -173,6 +176,8 @@ pub struct Heap {
     max_words: usize,
     /// The limit as given, in bytes, for messages.
     limit_bytes: u64,
+    /// Where a default limit came from, for messages (`None`: a flag).
+    default_of: Option<String>,
     /// The other semi-space, kept between collections while it is smaller
     /// than [`FRESH_SPACE_WORDS`] (its contents are garbage; only its bitmap
     /// is cleared before use).
@@ -189,7 +194,19 @@ impl Heap {
     /// A heap of at most `max_bytes` in all: each of the two semi-spaces
     /// may grow up to half of it (like GHC's `-M`, the copying reserve counts).
     pub fn new(max_bytes: u64) -> Heap {
-        let max_words = ((max_bytes / 16) as usize).max(16);
+        Heap::with_limit(&memory_limit::Limit {
+            bytes: max_bytes,
+            default_of: None,
+        })
+    }
+
+    /// [`Heap::new`] with the limit in force (`--max-heap` or its default,
+    /// [`memory_limit::heap_limit`]).
+    pub fn with_limit(limit: &memory_limit::Limit) -> Heap {
+        let max_bytes = limit.bytes;
+        // Each word of a semi-space costs 8 bytes and its bit in the
+        // pointer bitmap: two semi-spaces and their bitmaps fit in the limit.
+        let max_words = ((max_bytes as u128 * 4 / 65) as usize).max(16);
         let capacity = INITIAL_WORDS.min(max_words);
         Heap {
             words: vec![0; capacity],
@@ -198,6 +215,7 @@ impl Heap {
             capacity,
             max_words,
             limit_bytes: max_bytes,
+            default_of: limit.default_of.clone(),
             spare: Vec::new(),
             spare_bits: Vec::new(),
             stats: HeapStats::default(),
@@ -221,6 +239,11 @@ impl Heap {
     /// The limit as given (both semi-spaces).
     pub fn max_bytes(&self) -> u64 {
         self.limit_bytes
+    }
+
+    /// Where the limit came from when no flag gave it, for messages.
+    pub fn limit_default_of(&self) -> Option<&str> {
+        self.default_of.as_deref()
     }
 
     /// Allocate a closure with the given info, cost centre and payload.
@@ -576,6 +599,15 @@ impl Heap {
         {
             cap = (cap * 2).min(self.max_words);
         }
+        // Keep a small old space for the next collection; a large one, or
+        // one that is growing, is given back now, before a grown space is
+        // made, so that at no time more than two semi-spaces' worth is held.
+        let spare = if cap == self.capacity && cap < FRESH_SPACE_WORDS {
+            Some((from, from_bits))
+        } else {
+            drop((from, from_bits));
+            None
+        };
         if cap != self.capacity {
             // A fresh zeroed space with the live words copied in: resizing
             // would write (and make resident) every new word.
@@ -588,9 +620,7 @@ impl Heap {
         self.words = to;
         self.ptr_bits = to_bits;
         self.hp = live;
-        // Keep a small old space for the next collection; a large one is
-        // given back now (the next collection allocates afresh).
-        if from.len() <= self.capacity && self.capacity < FRESH_SPACE_WORDS {
+        if let Some((from, from_bits)) = spare {
             self.spare = from;
             self.spare_bits = from_bits;
         }
@@ -737,24 +767,6 @@ fn copy_bits(from_bits: &[u64], from: usize, to_bits: &mut [u64], to: usize, n: 
             bits &= bits - 1;
         }
         i += take;
-    }
-}
-
-/// 80% of physical memory (from `/proc/meminfo`), the default heap and
-/// stack limit; 4 GiB if it cannot be read.
-pub fn default_limit_bytes() -> u64 {
-    let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|s| {
-        s.lines()
-            .find(|l| l.starts_with("MemTotal:"))
-            .and_then(|l| {
-                l.split_whitespace()
-                    .nth(1)
-                    .and_then(|k| k.parse::<u64>().ok())
-            })
-    });
-    match total {
-        Some(kb) => kb * 1024 / 10 * 8,
-        None => 4 << 30,
     }
 }
 

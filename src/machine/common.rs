@@ -6,7 +6,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::gc::{Addr, Heap, Info, Roots, Tag, Value, closure_words};
+use crate::gc::{Addr, Heap, HeapExhausted, Info, Roots, Tag, Value, closure_words};
 use crate::machine::accounting::Accounting;
 use crate::machine::code::{Code, ExprId};
 use crate::machine::{ErrorKind, Stats};
@@ -52,6 +52,21 @@ pub(crate) fn alloc_globals(
     }
     acct.make_caf_stacks(&code.cost_centres);
     Ok(globals)
+}
+
+/// The error of a heap that could not make room: `e` from the collector,
+/// or (`None`: an allocation that found no room after a reservation made
+/// it, which cannot happen) the heap's own figures.
+pub(crate) fn heap_limit(heap: &Heap, e: Option<HeapExhausted>) -> ErrorKind {
+    let (limit_bytes, live_bytes) = match e {
+        Some(e) => (e.limit_bytes, e.live_bytes),
+        None => (heap.max_bytes(), heap.used_words() as u64 * 8),
+    };
+    ErrorKind::HeapLimit {
+        limit_bytes,
+        live_bytes,
+        default_of: heap.limit_default_of().map(str::to_string),
+    }
 }
 
 /// The closure at `a` as messages name it: its binding's name (`outer.inner`

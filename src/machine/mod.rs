@@ -16,9 +16,12 @@
 //!   execution). See [`mod@reference`] for every counter.
 //! - Rule 4 remembers the height of `as`: a scrutinee sees only arguments
 //!   pushed after its `case`.
-//! - `--max-heap` bounds both semi-spaces together; `--max-stack` bounds
-//!   the three stacks (one word per argument, environment size + 3 words per
-//!   case continuation, 4 words per frame).
+//! - `--max-heap` bounds every space the heap holds at once;
+//!   `--max-stack` bounds the three stacks in 16-byte slots, the size of a
+//!   value (one slot per argument, environment size + 3 slots per case
+//!   continuation, 4 slots per frame), so that the memory the engines'
+//!   stacks take stays within it. Without flags each is a share of the
+//!   memory available ([`crate::gc::memory_limit`]).
 //! - Text trace: one line per step, written *before* the rule fires: step
 //!   number, rule, the code (source text of the expression, or the closure
 //!   entered, or the value returned), then `as=depth:top rs=depth:case
@@ -98,9 +101,11 @@ pub struct RunOptions {
     pub cost_centres: CostCentreMode,
     /// Stop with an error after this many steps.
     pub max_steps: Option<u64>,
-    /// Bytes; default 80% of physical memory.
+    /// Bytes; default a share of the memory available
+    /// (`gc::memory_limit::heap_limit`).
     pub max_heap: Option<u64>,
-    /// Bytes; default 80% of physical memory.
+    /// Bytes; default a share of the memory available
+    /// (`gc::memory_limit::stack_limit`).
     pub max_stack: Option<u64>,
     /// Collect at every allocation.
     pub gc_stress: bool,
@@ -241,9 +246,13 @@ pub enum ErrorKind {
     HeapLimit {
         limit_bytes: u64,
         live_bytes: u64,
+        /// Where a default limit came from (`None`: `--max-heap` gave it).
+        default_of: Option<String>,
     },
     StackLimit {
         limit_bytes: u64,
+        /// Where a default limit came from (`None`: `--max-stack` gave it).
+        default_of: Option<String>,
     },
     /// `--max-heap` leaves no room for the program's top-level closures,
     /// which are made before the first step.
@@ -374,14 +383,20 @@ impl fmt::Display for ErrorKind {
             ErrorKind::HeapLimit {
                 limit_bytes,
                 live_bytes,
+                default_of,
             } => write!(
                 f,
-                "heap exhausted: {live_bytes} bytes live, limit {limit_bytes} bytes; raise it with --max-heap (e.g. --max-heap=4G)"
+                "heap exhausted: {live_bytes} bytes live, limit {limit_bytes} bytes{}; raise it with --max-heap (e.g. --max-heap=4G)",
+                default_note(default_of)
             ),
-            ErrorKind::StackLimit { limit_bytes } => {
+            ErrorKind::StackLimit {
+                limit_bytes,
+                default_of,
+            } => {
                 write!(
                     f,
-                    "stack overflow: the stacks passed {limit_bytes} bytes; raise the limit with --max-stack (e.g. --max-stack=1G)"
+                    "stack overflow: the stacks passed {limit_bytes} bytes{}; raise the limit with --max-stack (e.g. --max-stack=1G)",
+                    default_note(default_of)
                 )
             }
             ErrorKind::GlobalsDoNotFit {
@@ -447,6 +462,14 @@ impl ErrorKind {
             | ErrorKind::Output { .. }
             | ErrorKind::Prepare { .. } => return None,
         })
+    }
+}
+
+/// ` (the default: 60% of ...)` for a limit no flag gave.
+fn default_note(default_of: &Option<String>) -> String {
+    match default_of {
+        Some(of) => format!(" (the default: {of})"),
+        None => String::new(),
     }
 }
 

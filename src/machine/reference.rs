@@ -28,9 +28,7 @@
 use std::io::Write;
 use std::time::Instant;
 
-use crate::gc::{
-    Addr, Heap, HeapExhausted, Info, Roots, Tag, Value, closure_words, default_limit_bytes,
-};
+use crate::gc::{Addr, Heap, HeapExhausted, Info, Roots, Tag, Value, closure_words, memory_limit};
 use crate::machine::accounting::Accounting;
 use crate::machine::code::*;
 use crate::machine::common;
@@ -58,7 +56,11 @@ pub enum Control {
 pub struct Cont {
     /// The `case` expression.
     pub case: ExprId,
-    pub env: Vec<Value>,
+    /// A boxed slice, not a `Vec`: 16 bytes less per continuation, so that
+    /// a continuation takes no more memory than `--max-stack` counts for
+    /// it (16 bytes a value and 48 more: this struct's 32 and the
+    /// allocator's 16 for the environment).
+    pub env: Box<[Value]>,
     /// Height of `as` when pushed.
     pub as_height: usize,
     /// Cost centre (stack) to restore on return.
@@ -252,7 +254,8 @@ pub struct Machine<'a> {
     max_steps: Option<u64>,
     /// Ctrl-C: looked at before a rule is selected, every so many steps.
     interrupt: common::Interrupt,
-    max_stack_bytes: u64,
+    /// `--max-stack` or its default.
+    max_stack: memory_limit::Limit,
     /// Words held by `rs` (environments plus 3 words per continuation).
     rs_words: usize,
     gc_stress: bool,
@@ -265,13 +268,12 @@ pub struct Machine<'a> {
 
 impl<'a> Machine<'a> {
     pub fn new(code: &'a Code, sources: &'a SourceMap, options: &RunOptions) -> Machine<'a> {
-        let default = default_limit_bytes();
         let acct = Accounting::new(options.cost_centres);
         let main_entry = acct.main_entry;
         Machine {
             code,
             sources,
-            heap: Heap::new(options.max_heap.unwrap_or(default)),
+            heap: Heap::with_limit(&memory_limit::heap_limit(options.max_heap)),
             s: State {
                 control: Control::Eval(code.main_app, Vec::new()),
                 args: Vec::new(),
@@ -294,7 +296,7 @@ impl<'a> Machine<'a> {
             steps: 0,
             max_steps: options.max_steps,
             interrupt: common::Interrupt::new(options.interrupt),
-            max_stack_bytes: options.max_stack.unwrap_or(default),
+            max_stack: memory_limit::stack_limit(options.max_stack),
             rs_words: 0,
             gc_stress: options.gc_stress,
             // The JSON trace is the explorer's (`machine::explain`), an
@@ -405,14 +407,7 @@ impl<'a> Machine<'a> {
     }
 
     fn heap_error(&self, e: HeapExhausted, rule: &'static str) -> RuntimeError {
-        self.error(
-            ErrorKind::HeapLimit {
-                limit_bytes: e.limit_bytes,
-                live_bytes: e.live_bytes,
-            },
-            rule,
-            None,
-        )
+        self.error(common::heap_limit(&self.heap, Some(e)), rule, None)
     }
 
     fn reserve(&mut self, words: usize, rule: Rule) -> Result<(), RuntimeError> {
@@ -430,14 +425,7 @@ impl<'a> Machine<'a> {
     ) -> Result<Addr, RuntimeError> {
         match self.heap.alloc(info, cc, payload) {
             Some(a) => Ok(a),
-            None => Err(self.error(
-                ErrorKind::HeapLimit {
-                    limit_bytes: self.heap.max_bytes(),
-                    live_bytes: self.heap.used_words() as u64 * 8,
-                },
-                rule.name(),
-                None,
-            )),
+            None => Err(self.error(common::heap_limit(&self.heap, None), rule.name(), None)),
         }
     }
 
@@ -512,10 +500,11 @@ impl<'a> Machine<'a> {
     #[inline]
     fn check_stack(&self, rule: Rule, words: usize) -> Result<(), RuntimeError> {
         let words = self.s.args.len() + self.rs_words + self.s.us.len() * 4 + words;
-        if words as u64 * 8 > self.max_stack_bytes {
+        if words as u64 * 16 > self.max_stack.bytes {
             return Err(self.limit_error(
                 ErrorKind::StackLimit {
-                    limit_bytes: self.max_stack_bytes,
+                    limit_bytes: self.max_stack.bytes,
+                    default_of: self.max_stack.default_of.clone(),
                 },
                 rule,
             ));
@@ -1025,7 +1014,7 @@ impl<'a> Machine<'a> {
         self.rs_words += env.len() + 3;
         self.s.rs.push(Cont {
             case: e,
-            env: env.clone(),
+            env: env.as_slice().into(),
             as_height: self.s.args.len(),
             cc: self.cc,
         });
@@ -1080,7 +1069,7 @@ impl<'a> Machine<'a> {
                     *s = w;
                 }
             }
-            self.s.control = Control::Eval(alt.body, cont.env);
+            self.s.control = Control::Eval(alt.body, cont.env.into_vec());
         }
         Ok(())
     }
@@ -1129,7 +1118,7 @@ impl<'a> Machine<'a> {
             if let Some(s) = cont.env.get_mut(*slot as usize) {
                 *s = value;
             }
-            self.s.control = Control::Eval(*body, cont.env);
+            self.s.control = Control::Eval(*body, cont.env.into_vec());
         }
     }
 
@@ -1142,7 +1131,7 @@ impl<'a> Machine<'a> {
             default: Some(d), ..
         } = &self.code.expr(cont.case).code
         {
-            self.s.control = Control::Eval(d.body, cont.env);
+            self.s.control = Control::Eval(d.body, cont.env.into_vec());
         }
         Ok(())
     }
@@ -1180,7 +1169,7 @@ impl<'a> Machine<'a> {
         } = &self.code.expr(cont.case).code
             && let Some((_, body)) = alts.iter().find(|a| a.0 == k)
         {
-            self.s.control = Control::Eval(*body, cont.env);
+            self.s.control = Control::Eval(*body, cont.env.into_vec());
         }
         Ok(())
     }

@@ -66,7 +66,7 @@
 use std::io::Write;
 use std::time::Instant;
 
-use crate::gc::{Addr, Heap, Info, Roots, Tag, Value, closure_words, default_limit_bytes};
+use crate::gc::{Addr, Heap, Info, Roots, Tag, Value, closure_words, memory_limit};
 use crate::machine::accounting::Accounting;
 use crate::machine::code::*;
 use crate::machine::common;
@@ -366,12 +366,14 @@ pub struct Machine<'a, const PROF: bool> {
     steps: u64,
     limit: u64,
     max_steps: Option<u64>,
+    /// `--max-stack` in slots of 16 bytes (see [`Machine::stack_words`]).
     max_stack_words: u64,
     /// The op loop's stack bound: `--max-stack` in words, lowered if
     /// needed so that under it no height a frame records can pass
     /// [`MAX_HEIGHT`] (see `threaded.rs`, `Machine::fits`).
     op_stack_words: u64,
-    max_stack_bytes: u64,
+    /// `--max-stack` or its default.
+    max_stack: memory_limit::Limit,
     /// The words of the control stack, as `--max-stack` counts them.
     cs_words: usize,
     gc_stress: bool,
@@ -417,10 +419,9 @@ fn desc_value(code: &Code, c: ConId, ws: &[Value]) -> String {
 
 impl<'a, const PROF: bool> Machine<'a, PROF> {
     pub fn new(code: &'a Code, sources: &'a SourceMap, options: &RunOptions) -> Machine<'a, PROF> {
-        let default = default_limit_bytes();
         let acct = Accounting::new(options.cost_centres);
         let main_entry = acct.main_entry;
-        let max_stack_bytes = options.max_stack.unwrap_or(default);
+        let max_stack = memory_limit::stack_limit(options.max_stack);
         let interrupt = common::Interrupt::new(options.interrupt);
         Machine {
             code,
@@ -429,7 +430,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             const_top: 0,
             nglobals: code.globals.len(),
             sources,
-            heap: Heap::new(options.max_heap.unwrap_or(default)),
+            heap: Heap::with_limit(&memory_limit::heap_limit(options.max_heap)),
             s: St {
                 ctl: Ctl::Eval(code.main_app),
                 vals: ValueStack::with_capacity(1024),
@@ -470,9 +471,10 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             steps: 0,
             limit: options.max_steps.unwrap_or(u64::MAX),
             max_steps: options.max_steps,
-            max_stack_words: max_stack_bytes / 8,
+            // A slot of the stacks is a value's 16 bytes (see `stack_words`).
+            max_stack_words: max_stack.bytes / 16,
             op_stack_words: 0,
-            max_stack_bytes,
+            max_stack,
             cs_words: 0,
             gc_stress: options.gc_stress,
             at: code.main_app,
@@ -622,14 +624,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     fn reserve(&mut self, words: usize, rule: &'static str) -> Result<(), RuntimeError> {
         match self.heap.reserve(words, self.gc_stress, &mut self.s) {
             Ok(()) => Ok(()),
-            Err(e) => Err(self.error(
-                ErrorKind::HeapLimit {
-                    limit_bytes: e.limit_bytes,
-                    live_bytes: e.live_bytes,
-                },
-                rule,
-                None,
-            )),
+            Err(e) => Err(self.error(common::heap_limit(&self.heap, Some(e)), rule, None)),
         }
     }
 
@@ -651,14 +646,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// which cannot happen).
     #[cold]
     fn heap_full(&self, rule: &'static str) -> RuntimeError {
-        self.error(
-            ErrorKind::HeapLimit {
-                limit_bytes: self.heap.max_bytes(),
-                live_bytes: self.heap.used_words() as u64 * 8,
-            },
-            rule,
-            None,
-        )
+        self.error(common::heap_limit(&self.heap, None), rule, None)
     }
 
     #[inline]
@@ -806,9 +794,11 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         self.s.vals.truncate(fl);
     }
 
-    /// The stacks' size in words, as `--max-stack` counts it (both
-    /// engines alike): arguments, continuations with their environments,
-    /// four words an update or restore frame.
+    /// The stacks' size in slots, as `--max-stack` counts it (both
+    /// engines alike): arguments, continuations with their environments
+    /// and three slots, four slots an update or restore frame. A slot is
+    /// 16 bytes, the size of a [`Value`], so the memory the stacks take
+    /// (a value per slot, 24 bytes a frame) stays within the limit.
     #[inline]
     fn stack_words(&self) -> usize {
         self.s.args.len() + self.cs_words
@@ -932,7 +922,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     fn stack_error(&self, rule: &'static str) -> RuntimeError {
         self.error(
             ErrorKind::StackLimit {
-                limit_bytes: self.max_stack_bytes,
+                limit_bytes: self.max_stack.bytes,
+                default_of: self.max_stack.default_of.clone(),
             },
             rule,
             self.here(),

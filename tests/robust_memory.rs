@@ -1,0 +1,309 @@
+//! Memory limits are limits (issue 27): a heap or stacks that grow without
+//! end stop with status 3, a message naming the limit, and the profile
+//! written, and the process's peak resident memory stays within the limit
+//! (plus what the same binary takes for a program that needs nothing). The
+//! child's peak is read from `wait4`'s resource usage. Without flags the
+//! limits are shares of the memory available, a memory cgroup's limit
+//! included: in a cgroup the run stops with status 3, not the OOM killer.
+//! (Sized for CI: limits of tens of megabytes, a second or two each.)
+
+mod cli_common;
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use cli_common::scratch;
+
+/// A list that a top-level thunk keeps alive while `length` walks it:
+/// the heap grows until the limit stops it.
+const GROWING_HEAP: &str = "\
+one = {} \\r {} -> I# {1#}
+xs = {} \\u {} -> enumFrom {one}
+main = {} \\u {} -> case length {xs} of n -> sum {xs}
+";
+
+/// A recursion that is not a tail call, on `Int#`s: the stacks grow, the
+/// heap does not.
+const GROWING_STACK: &str = "\
+down = {} \\r {n#} ->
+  case n# of
+    0# -> 0#
+    default -> case -# {n#, 1#} of
+                 m# -> case down {m#} of
+                         r# -> +# {r#, 1#}
+main = {} \\u {} -> case down {4000000000000#} of r# -> I# {r#}
+";
+
+const QUICK: &str = "main = {} \\u {} -> I# {1#}\n";
+
+/// What a finished child gave: its status code (`None`: killed by a
+/// signal), standard error, and peak resident memory in bytes.
+struct Finished {
+    code: Option<i32>,
+    signal: Option<i32>,
+    stderr: String,
+    peak_rss: u64,
+}
+
+/// Runs `program args`, waiting for it with `wait4` to read its peak
+/// resident memory (so the `Child` itself is never waited for).
+#[allow(clippy::zombie_processes)]
+fn run_measured(program: &str, args: &[&str]) -> Finished {
+    let mut child = Command::new(program)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{program} starts: {e}"));
+    let mut pipe = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = pipe.read_to_string(&mut s);
+        s
+    });
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: an all-zero `rusage` is a valid value of this plain C struct.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `pid` is our own child, not yet waited for (std's `Child`
+    // only waits when asked to); `status` and `usage` are valid, writable
+    // and live for the call.
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(r, pid, "wait4: {}", std::io::Error::last_os_error());
+    let stderr = reader.join().unwrap();
+    Finished {
+        code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
+        signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
+        stderr,
+        peak_rss: usage.ru_maxrss as u64 * 1024,
+    }
+}
+
+fn stg_run() -> &'static str {
+    env!("CARGO_BIN_EXE_stg-run")
+}
+
+/// Writes `text` to `dir/name`; its path.
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// The peak resident memory of a run that needs (almost) nothing: the
+/// binary, its libraries, the Prelude and the first heap space.
+fn baseline(dir: &Path, engine: &str) -> u64 {
+    let quick = write(dir, "quick.stg", QUICK);
+    let f = run_measured(stg_run(), &[quick.to_str().unwrap(), "--engine", engine]);
+    assert_eq!(f.code, Some(0), "{}", f.stderr);
+    f.peak_rss
+}
+
+/// Room for what the limited part does not count: the stacks of a
+/// heap-growing run (or the heap of a stack-growing one), the profile
+/// being built, allocator slack.
+const SLACK: u64 = 4 << 20;
+
+/// A growing run under `--max-heap`/`--max-stack` `limit`: status 3,
+/// the message, the profile, and peak memory within the limit.
+fn stops_within(test: &str, program: &str, flag: &str, limit: u64, message: &str) {
+    for engine in ["fast", "reference"] {
+        let dir = scratch("robust_memory", &format!("{test}_{engine}"));
+        let base = baseline(&dir, engine);
+        let prog = write(&dir, "grow.stg", program);
+        let profile = dir.join("grow.pgcl");
+        let limit_arg = limit.to_string();
+        let f = run_measured(
+            stg_run(),
+            &[
+                prog.to_str().unwrap(),
+                "--engine",
+                engine,
+                flag,
+                &limit_arg,
+                "--profile-file",
+                profile.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(f.code, Some(3), "{engine}: {}", f.stderr);
+        assert!(
+            f.stderr.contains(message) && f.stderr.contains(flag),
+            "{engine}: the message names the limit: {}",
+            f.stderr
+        );
+        assert!(
+            f.stderr.contains(&format!("{limit} bytes")),
+            "{engine}: the message gives the limit: {}",
+            f.stderr
+        );
+        eprintln!(
+            "{test} {engine}: peak RSS {} bytes, baseline {base}, limit {limit}",
+            f.peak_rss
+        );
+        let written = std::fs::metadata(&profile).map(|m| m.len()).unwrap_or(0);
+        assert!(written > 0, "{engine}: the profile is written");
+        assert!(
+            f.peak_rss <= base + limit + SLACK,
+            "{engine}: peak RSS {} bytes passes the limit {limit} plus the baseline {base} and {SLACK}",
+            f.peak_rss
+        );
+    }
+}
+
+#[test]
+fn a_growing_heap_stays_within_max_heap() {
+    stops_within(
+        "heap",
+        GROWING_HEAP,
+        "--max-heap",
+        24 << 20,
+        "heap exhausted",
+    );
+}
+
+#[test]
+fn growing_stacks_stay_within_max_stack() {
+    stops_within(
+        "stack",
+        GROWING_STACK,
+        "--max-stack",
+        24 << 20,
+        "stack overflow",
+    );
+}
+
+/// How to run a command inside a fresh memory cgroup limited to `bytes`,
+/// or why that is impossible here. cgroup v1: a child of this process's
+/// own memory cgroup, made directly (needs root); cgroup v2: a transient
+/// scope made by `systemd-run` (needs systemd).
+enum Cgroup {
+    V1 { dir: PathBuf },
+    SystemdRun,
+}
+
+impl Cgroup {
+    fn make(bytes: u64) -> Result<Cgroup, String> {
+        let cgroups = std::fs::read_to_string("/proc/self/cgroup").map_err(|e| e.to_string())?;
+        let v1 = cgroups.lines().find_map(|l| {
+            let mut parts = l.splitn(3, ':');
+            parts.next()?;
+            let controllers = parts.next()?;
+            let path = parts.next()?;
+            controllers
+                .split(',')
+                .any(|c| c == "memory")
+                .then(|| path.to_string())
+        });
+        if let Some(path) = v1 {
+            let mount = Path::new("/sys/fs/cgroup/memory");
+            let own = mount.join(path.trim_start_matches('/'));
+            let own = if own.is_dir() {
+                own
+            } else {
+                mount.to_path_buf()
+            };
+            let dir = own.join(format!("stg-run-robust-memory-{}", std::process::id()));
+            std::fs::create_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            let cg = Cgroup::V1 { dir: dir.clone() };
+            std::fs::write(dir.join("memory.limit_in_bytes"), bytes.to_string())
+                .map_err(|e| format!("{}: {e}", dir.display()))?;
+            // No swap to escape to, where the kernel has the file.
+            let _ = std::fs::write(dir.join("memory.memsw.limit_in_bytes"), bytes.to_string());
+            return Ok(cg);
+        }
+        let probe = Command::new("systemd-run")
+            .args(["--scope", "--quiet", "-p", "MemoryMax=64M", "true"])
+            .stderr(Stdio::null())
+            .status();
+        match probe {
+            Ok(s) if s.success() => Ok(Cgroup::SystemdRun),
+            _ => Err("no cgroup v1 memory controller and no working systemd-run".into()),
+        }
+    }
+
+    /// `stg-run args` inside the cgroup.
+    fn run(&self, bytes: u64, args: &[&str]) -> Finished {
+        match self {
+            Cgroup::V1 { dir } => {
+                // The shell joins the cgroup, then becomes stg-run.
+                let script = format!(
+                    "echo $$ > '{}/cgroup.procs' && exec \"$0\" \"$@\"",
+                    dir.display()
+                );
+                let mut all = vec!["-c", script.as_str(), stg_run()];
+                all.extend_from_slice(args);
+                run_measured("sh", &all)
+            }
+            Cgroup::SystemdRun => {
+                let max = format!("MemoryMax={bytes}");
+                let mut all = vec![
+                    "--scope",
+                    "--quiet",
+                    "-p",
+                    max.as_str(),
+                    "-p",
+                    "MemorySwapMax=0",
+                    stg_run(),
+                ];
+                all.extend_from_slice(args);
+                run_measured("systemd-run", &all)
+            }
+        }
+    }
+}
+
+impl Drop for Cgroup {
+    fn drop(&mut self) {
+        if let Cgroup::V1 { dir } = self {
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
+}
+
+#[test]
+fn default_limits_in_a_memory_cgroup_stop_with_status_3() {
+    const CGROUP_BYTES: u64 = 160 << 20;
+    let cgroup = match Cgroup::make(CGROUP_BYTES) {
+        Ok(c) => c,
+        Err(why) => {
+            eprintln!("skipped: cannot make a memory cgroup here ({why})");
+            return;
+        }
+    };
+    let dir = scratch("robust_memory", "cgroup");
+    for (name, program, message) in [
+        ("heap", GROWING_HEAP, "heap exhausted"),
+        ("stack", GROWING_STACK, "stack overflow"),
+    ] {
+        let prog = write(&dir, &format!("{name}.stg"), program);
+        let profile = dir.join(format!("{name}.pgcl"));
+        let f = cgroup.run(
+            CGROUP_BYTES,
+            &[
+                prog.to_str().unwrap(),
+                "--profile-file",
+                profile.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(
+            (f.code, f.signal),
+            (Some(3), None),
+            "{name}: stopped by its limit, not killed: {}",
+            f.stderr
+        );
+        assert!(
+            f.stderr.contains(message)
+                && f.stderr
+                    .contains(&format!("{CGROUP_BYTES}-byte limit of the memory cgroup")),
+            "{name}: the message names the default limit and the cgroup: {}",
+            f.stderr
+        );
+        assert!(
+            std::fs::metadata(&profile).is_ok_and(|m| m.len() > 0),
+            "{name}: the profile is written"
+        );
+        eprintln!("cgroup {name}: peak RSS {} bytes", f.peak_rss);
+        assert!(f.peak_rss <= CGROUP_BYTES, "{name}: {} bytes", f.peak_rss);
+    }
+}
