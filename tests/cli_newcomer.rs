@@ -202,3 +202,36 @@ fn flags_that_only_a_run_uses_are_warned_about_with_check() {
     let err = warned(&["--print", "--auto-cc=top"]);
     assert!(err.is_empty(), "{err}");
 }
+
+#[test]
+fn trace_format_without_equals_says_how_to_write_it() {
+    let nfib = Path::new(env!("CARGO_MANIFEST_DIR")).join("programs/nfib.stg");
+    let dir = scratch("cli_newcomer", "trace_format");
+    let out = Command::new(env!("CARGO_BIN_EXE_stg-run"))
+        .arg(&nfib)
+        .args(["--trace", "json"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("write --trace=json"), "{err}");
+}
+
+#[test]
+fn a_heap_profile_given_to_report_is_sent_to_heap() {
+    let dir = scratch("cli_newcomer", "hp_to_report");
+    let hp = dir.join("x.hp");
+    std::fs::write(
+        &hp,
+        "JOB \"x\"\nDATE \"d\"\nSAMPLE_UNIT \"steps\"\nVALUE_UNIT \"bytes\"\n",
+    )
+    .unwrap();
+    let out = stg_prof(&["report", hp.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("a heap profile: draw it with `stg-prof heap`"),
+        "{err}"
+    );
+}

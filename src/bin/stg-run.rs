@@ -356,7 +356,16 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
 
     let mut user_files = Vec::new();
     for path in &cli.files {
-        let bytes = files::read_input(path, cli.max_input_size).map_err(|e| e.to_string())?;
+        let bytes = files::read_input(path, cli.max_input_size).map_err(|e| {
+            // `--trace json` reads `json` as a file: the format needs `=`.
+            let format = path.to_str().filter(|p| matches!(*p, "text" | "json"));
+            match format {
+                Some(format) if cli.trace.is_some() && !path.exists() => format!(
+                    "{e}; to choose the trace's format write --trace={format}"
+                ),
+                _ => e.to_string(),
+            }
+        })?;
         let text = String::from_utf8(bytes).map_err(|e| not_utf8(path, &e))?;
         user_files.push((path.display().to_string(), text));
     }

@@ -187,11 +187,19 @@ impl fmt::Display for FormatError {
         write!(f, "byte {}: ", self.offset)?;
         match &self.kind {
             FormatErrorKind::Empty => Ok(()),
-            FormatErrorKind::BadMagic(m) => write!(
-                f,
-                "not a profile file: it starts with {:?}, a .pgcl file starts with \"prof\"",
-                String::from_utf8_lossy(m)
-            ),
+            FormatErrorKind::BadMagic(m) => {
+                write!(
+                    f,
+                    "not a profile file: it starts with {:?}, a .pgcl file starts with \"prof\"",
+                    String::from_utf8_lossy(m)
+                )?;
+                // What the file most likely is, and where it goes instead.
+                if m.starts_with(b"JOB") {
+                    write!(f, " (this is a heap profile: draw it with `stg-prof heap`)")
+                } else {
+                    write!(f, " (`stg-run --profile` writes one)")
+                }
+            }
             FormatErrorKind::UnknownVersion(v) => write!(
                 f,
                 "unknown profile format version {v} (this reader reads version {VERSION} only)"
