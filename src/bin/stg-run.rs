@@ -360,9 +360,9 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
             // `--trace json` reads `json` as a file: the format needs `=`.
             let format = path.to_str().filter(|p| matches!(*p, "text" | "json"));
             match format {
-                Some(format) if cli.trace.is_some() && !path.exists() => format!(
-                    "{e}; to choose the trace's format write --trace={format}"
-                ),
+                Some(format) if cli.trace.is_some() && !path.exists() => {
+                    format!("{e}; to choose the trace's format write --trace={format}")
+                }
                 _ => e.to_string(),
             }
         })?;
