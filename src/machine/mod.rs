@@ -544,7 +544,7 @@ pub fn run(
     trace: &mut dyn Write,
 ) -> RunResult {
     if options.trace == Some(TraceFormat::Json) {
-        return explain::run(program, sources, options, out, trace);
+        return explain::run(program, sources, options, out, trace, None).result;
     }
     let code = match lower_for_run(program, sources) {
         Ok(code) => code,

@@ -1,5 +1,7 @@
 //! The explorer: a whole run of the reference engine, step by step, as a
-//! JSON trace (`--trace=json`).
+//! JSON trace (`--trace=json`) and as one self-contained page to step
+//! through in a browser (`--explain`). One producer, two outputs: the
+//! page is built from the trace's own lines.
 //!
 //! | file | job |
 //! |---|---|
@@ -8,6 +10,7 @@
 //! | `tracer.rs` | the observer of the reference engine that makes the records (shadow heap, stable ids across collections) |
 //! | `rules.rs` | each rule's name and what it does, in the papers' words |
 //! | `json.rs` | records as JSON lines (docs/TRACE-FORMAT.md) |
+//! | `page.rs` | the HTML page, with `page.js` and `page.css` |
 //!
 //! The engine's meaning is untouched: the tracer only reads the state the
 //! engine shows it after each step ([`reference::Observer`]).
@@ -23,6 +26,7 @@ use crate::stg::syntax::Program;
 
 pub mod delta;
 pub mod json;
+pub mod page;
 pub mod rules;
 pub mod scope;
 pub mod tracer;
@@ -30,13 +34,29 @@ pub mod tracer;
 use json::{JsonWriter, LineSink};
 use tracer::Tracer;
 
-/// Where the JSON lines go: the trace (a writer).
+/// `--max-steps` when `--explain` is given without it.
+pub const EXPLAIN_DEFAULT_STEPS: u64 = 100_000;
+/// The most steps a page holds: its data grows with them (about 150 bytes
+/// a step), and a browser must load it.
+pub const EXPLAIN_MAX_STEPS: u64 = 1_000_000;
+
+/// What [`run`] gives back: the run's result and, when asked, the page.
+pub struct Explained {
+    pub result: RunResult,
+    pub page: Option<String>,
+}
+
+/// Where the JSON lines go: the trace (a writer) and the page's data.
 struct Lines<'w> {
     trace: Option<&'w mut dyn Write>,
+    page: Option<String>,
 }
 
 impl LineSink for Lines<'_> {
     fn line(&mut self, json: &str) -> io::Result<()> {
+        if let Some(page) = &mut self.page {
+            page::embed_line(page, json);
+        }
         if let Some(w) = &mut self.trace {
             w.write_all(json.as_bytes())?;
             w.write_all(b"\n")?;
@@ -64,17 +84,23 @@ impl Write for Tee<'_> {
 
 /// Run `program` on the reference engine, tracing it: JSON lines to
 /// `trace` when `options.trace` asks for JSON (a text trace goes there as
-/// usual).
+/// usual), and the page (titled `title`) when `page` is given.
 pub fn run(
     program: &Program,
     sources: &SourceMap,
     options: &RunOptions,
     out: &mut dyn Write,
     trace: &mut dyn Write,
-) -> RunResult {
+    page: Option<&str>,
+) -> Explained {
     let code = match crate::machine::lower_for_run(program, sources) {
         Ok(code) => code,
-        Err(failed) => return *failed,
+        Err(failed) => {
+            return Explained {
+                result: *failed,
+                page: None,
+            };
+        }
     };
     let mut nothing = io::sink();
     let (text_trace, json_trace): (&mut dyn Write, Option<&mut dyn Write>) = match options.trace {
@@ -82,7 +108,10 @@ pub fn run(
         Some(TraceFormat::Json) => (&mut nothing, Some(trace)),
         None => (&mut nothing, None),
     };
-    let mut lines = Lines { trace: json_trace };
+    let mut lines = Lines {
+        trace: json_trace,
+        page: page.map(|_| String::new()),
+    };
     let printed = Rc::new(RefCell::new(Vec::new()));
     let (error, profile, stats, heap_profile) = {
         let mut writer = JsonWriter::new(sources, &mut lines);
@@ -113,10 +142,17 @@ pub fn run(
     if let Some(w) = &mut lines.trace {
         let _ = w.flush();
     }
-    RunResult {
-        error,
-        profile,
-        stats,
-        heap_profile,
+    let page = match (page, lines.page) {
+        (Some(title), Some(data)) => Some(page::build(title, &data)),
+        _ => None,
+    };
+    Explained {
+        result: RunResult {
+            error,
+            profile,
+            stats,
+            heap_profile,
+        },
+        page,
     }
 }
