@@ -16,6 +16,7 @@ use stg_run::cli::signals::{self, INTERRUPTED};
 use stg_run::cli::stdio::{self, say};
 use stg_run::cli::{parse_size, parse_u64};
 use stg_run::files::{self, OutputPlan, Patience};
+use stg_run::machine::explain;
 use stg_run::machine::heap_profile::HeapProfileBy;
 use stg_run::machine::{self, CostCentreMode, Engine, RunOptions, TraceFormat};
 use stg_run::profile::format;
@@ -133,6 +134,13 @@ struct Cli {
     #[arg(long, value_name = "PATH")]
     trace_file: Option<PathBuf>,
 
+    /// Write the explorer: one self-contained HTML page of the whole run (reference engine)
+    /// to step through forwards and backwards in a browser, with the rule fired, the source,
+    /// the stacks, the heap and the cost centres at every step (default FILE:
+    /// `<stem>.html`). Runs stop at --max-steps, 100,000 unless given (at most 1,000,000).
+    #[arg(long, num_args = 0..=1, require_equals = true, value_name = "FILE.html")]
+    explain: Option<Option<PathBuf>>,
+
     /// Print allocation, collection and timing statistics to standard error, like GHC's +RTS -s.
     #[arg(long)]
     stats: bool,
@@ -236,6 +244,7 @@ fn idle_flags(cli: &Cli, matches: &clap::ArgMatches) -> Vec<String> {
             "gc_stress",
             "trace",
             "trace_file",
+            "explain",
             "stats",
         ];
         // `--print` shows the automatic cost centres; `--check` adds none.
@@ -354,6 +363,14 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
         }
     };
 
+    let explain = match explain_settings(cli) {
+        Ok(explain) => explain,
+        Err(message) => {
+            say(&format!("stg-run: {message}\n"));
+            return Ok(ExitCode::from(2));
+        }
+    };
+
     let mut user_files = Vec::new();
     for path in &cli.files {
         let bytes = files::read_input(path, cli.max_input_size).map_err(|e| {
@@ -373,7 +390,7 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
     // Where the results go is checked before the program is even loaded:
     // a profile that cannot be written is found before the run, not after.
     let runs = !cli.check && !cli.print;
-    let outputs = match runs.then(|| Outputs::plan(cli)).transpose() {
+    let outputs = match runs.then(|| Outputs::plan(cli, explain)).transpose() {
         Ok(outputs) => outputs,
         Err(message) => {
             say(&format!("stg-run: {message}\n"));
@@ -446,15 +463,18 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
         (None, None) => None,
     };
     let options = RunOptions {
-        engine: match (cli.engine, trace_format) {
-            (_, Some(_)) | (EngineArg::Reference, _) => Engine::Reference,
-            (EngineArg::Fast, None) => Engine::Fast,
+        engine: match (cli.engine, trace_format, &outputs.page) {
+            (_, Some(_), _) | (_, _, Some(_)) | (EngineArg::Reference, _, _) => Engine::Reference,
+            (EngineArg::Fast, None, None) => Engine::Fast,
         },
         cost_centres: match cli.cost_centres {
             CcArg::Flat => CostCentreMode::Flat,
             CcArg::Stacks => CostCentreMode::Stacks,
         },
-        max_steps: cli.max_steps,
+        max_steps: match &outputs.page {
+            Some(page) => Some(page.max_steps),
+            None => cli.max_steps,
+        },
         max_heap: cli.max_heap,
         max_stack: cli.max_stack,
         gc_stress: cli.gc_stress,
@@ -478,7 +498,7 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
     };
     if options.clock == machine::Clock::Cycles && options.engine == Engine::Reference {
         say(
-            "stg-run: --clock=cycles is measured by the fast engine only; drop --engine=reference and --trace, or use --clock=steps\n",
+            "stg-run: --clock=cycles is measured by the fast engine only; drop --engine=reference, --trace and --explain, or use --clock=steps\n",
         );
         return Ok(ExitCode::from(2));
     }
@@ -502,6 +522,16 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
     // From here to the last result written, a first signal stops the run
     // and its results are still written (`cli::signals`).
     signals::begin_run();
+    // The run, and the explorer page when --explain asks for one.
+    let mut page = None;
+    let mut run_machine = |out: &mut dyn Write, trace: &mut dyn Write| match &outputs.page {
+        None => machine::run(&program, &sources, &options, out, trace),
+        Some(p) => {
+            let explained = explain::run(&program, &sources, &options, out, trace, Some(&p.title));
+            page = explained.page;
+            explained.result
+        }
+    };
     let (result, flushed) = match (outputs.profile == Some(ProfileTo::Stdout), trace_file) {
         (_, Some(mut trace)) => {
             // The profile may take standard output: the program's output
@@ -511,7 +541,7 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
             } else {
                 stdio::stdout(Patience::Run)
             });
-            let result = machine::run(&program, &sources, &options, &mut out, &mut trace);
+            let result = run_machine(&mut out, &mut trace);
             let flushed = out.flush().and_then(|_| trace.flush());
             (result, flushed)
         }
@@ -520,25 +550,19 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
             // the trace share standard error, through one buffer so that
             // their lines do not cut into each other.
             let err = RefCell::new(io::BufWriter::new(stdio::stderr(Patience::Run)));
-            let result = machine::run(
-                &program,
-                &sources,
-                &options,
-                &mut Shared(&err),
-                &mut Shared(&err),
-            );
+            let result = run_machine(&mut Shared(&err), &mut Shared(&err));
             let flushed = err.borrow_mut().flush();
             (result, flushed)
         }
         (false, None) => {
             let mut out = io::BufWriter::new(stdio::stdout(Patience::Run));
             let mut trace = io::BufWriter::new(stdio::stderr(Patience::Run));
-            let result = machine::run(&program, &sources, &options, &mut out, &mut trace);
+            let result = run_machine(&mut out, &mut trace);
             let flushed = out.flush().and_then(|_| trace.flush());
             (result, flushed)
         }
     };
-    let mut status = write_results(cli, &outputs, &result, flushed);
+    let mut status = write_results(cli, &outputs, &result, flushed, page.as_deref());
     if signals::end_run() && status != INTERRUPTED {
         // The signal came after the machine's last look at the flag.
         say(
@@ -556,6 +580,8 @@ struct Outputs {
     heap_profile: Option<PathBuf>,
     /// --trace-file.
     trace: Option<PathBuf>,
+    /// --explain.
+    page: Option<Explain>,
     /// The stem of the last source file, which names the `.hp` file and its job.
     stem: String,
 }
@@ -570,7 +596,7 @@ enum ProfileTo {
 impl Outputs {
     /// Each file the run will write, checked: it can be created, is none of
     /// the program's source files and is not where another output goes.
-    fn plan(cli: &Cli) -> Result<Outputs, String> {
+    fn plan(cli: &Cli, page: Option<Explain>) -> Result<Outputs, String> {
         let stem = program_stem(cli.files.last().expect("clap requires a file"));
         let profile = match &cli.profile_file {
             Some(path) if path.as_os_str() == files::STDIN_NAME => Some(ProfileTo::Stdout),
@@ -599,10 +625,14 @@ impl Outputs {
         if let Some(path) = &cli.trace_file {
             plan.add("the trace", path)?;
         }
+        if let Some(page) = &page {
+            plan.add("the explorer page", &page.path)?;
+        }
         Ok(Outputs {
             profile,
             heap_profile,
             trace: cli.trace_file.clone(),
+            page,
             stem,
         })
     }
@@ -630,6 +660,7 @@ fn write_results(
     outputs: &Outputs,
     result: &machine::RunResult,
     flushed: io::Result<()>,
+    page: Option<&str>,
 ) -> u8 {
     // A write that failed during the run stopped it, but is not the
     // program's error: it is reported like a failed flush, once.
@@ -676,6 +707,11 @@ fn write_results(
     if cli.stats {
         say(&result.stats.to_string());
     }
+    if let (Some(explain), Some(page)) = (&outputs.page, page)
+        && !write_page(explain, page, result)
+    {
+        status = io_status;
+    }
     match &outputs.profile {
         Some(ProfileTo::File(path)) => {
             if let Err(e) = format::write_file_atomic(path, &result.profile) {
@@ -719,6 +755,78 @@ fn write_results(
         }
     }
     status
+}
+
+/// What `--explain` asks for.
+struct Explain {
+    /// Where the page goes.
+    path: PathBuf,
+    /// The page's title: the program's files.
+    title: String,
+    max_steps: u64,
+}
+
+/// `--explain`'s page, title and step limit (`--max-steps`, by default
+/// [`explain::EXPLAIN_DEFAULT_STEPS`], at most [`explain::EXPLAIN_MAX_STEPS`]).
+fn explain_settings(cli: &Cli) -> Result<Option<Explain>, String> {
+    let Some(file) = &cli.explain else {
+        return Ok(None);
+    };
+    let stem = program_stem(cli.files.last().expect("clap requires a file"));
+    let path = file
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("{stem}.html")));
+    let max_steps = cli.max_steps.unwrap_or(explain::EXPLAIN_DEFAULT_STEPS);
+    if max_steps > explain::EXPLAIN_MAX_STEPS {
+        return Err(format!(
+            "--explain holds at most {} steps (a page of a longer run is too large for a browser); give --max-steps={} or fewer",
+            explain::EXPLAIN_MAX_STEPS,
+            explain::EXPLAIN_MAX_STEPS
+        ));
+    }
+    let title = cli
+        .files
+        .iter()
+        .map(|f| f.display().to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    Ok(Some(Explain {
+        path,
+        title,
+        max_steps,
+    }))
+}
+
+/// Writes the explorer page (whole or not at all), saying where it is
+/// and, when the step limit stopped the run, that it holds only the steps
+/// up to it; false if it could not be written.
+fn write_page(e: &Explain, page: &str, result: &machine::RunResult) -> bool {
+    if let Err(err) = files::write_atomic(&e.path, page.as_bytes()) {
+        say(&format!(
+            "stg-run: cannot write the explorer page to {}: {err}\n",
+            e.path.display()
+        ));
+        return false;
+    }
+    let steps = result.stats.steps;
+    let stopped = matches!(
+        result.error.as_ref().map(|e| &e.kind),
+        Some(machine::ErrorKind::StepLimit { .. })
+    );
+    if stopped {
+        say(&format!(
+            "stg-run: the explorer page {} shows the first {steps} steps only: the run was stopped there by --max-steps={}; give a larger --max-steps (at most {}) to see more\n",
+            e.path.display(),
+            e.max_steps,
+            explain::EXPLAIN_MAX_STEPS
+        ));
+    } else {
+        say(&format!(
+            "stg-run: wrote the explorer page {} ({steps} steps): open it in a browser\n",
+            e.path.display()
+        ));
+    }
+    true
 }
 
 /// `stg-run --print-prelude`: the bundled Prelude's text on standard output.
