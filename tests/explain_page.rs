@@ -18,6 +18,9 @@
 //! - A 100,000-step page (nfib, stopped by the default step limit): its
 //!   size is bounded (asserted); its load and step times are measured and
 //!   printed, not asserted (the machine is shared).
+//! - Without a browser: the page's default path, the checks before the
+//!   run (never over an input), the step limit's bound and message, and
+//!   a program whose text holds `</script>`.
 
 mod cli_common;
 mod corpus;
@@ -82,14 +85,21 @@ fn rules_15_and_16_of_the_paper_in_the_browser() {
         None => dir.clone(),
     };
     let r = drive(&[&html, &shots], "walk");
-    assert_eq!(r["errors"], Json::Array(vec![]), "no page errors, no network");
+    assert_eq!(
+        r["errors"],
+        Json::Array(vec![]),
+        "no page errors, no network"
+    );
 
     // The first rule 15: entering the thunk `main` under MAIN.
     let at15 = &r["at15"];
     assert_eq!(at15["rule"], "15", "{at15}");
     let thunk = text(&r["thunk"]);
     let frame = &at15["us"][0];
-    assert_eq!(frame["class"], "new", "the frame was pushed by this step: {frame}");
+    assert_eq!(
+        frame["class"], "new",
+        "the frame was pushed by this step: {frame}"
+    );
     let frame_text = text(&frame["text"]);
     assert!(
         frame_text.contains(&format!("update @{thunk}"))
@@ -140,12 +150,22 @@ fn rules_15_and_16_of_the_paper_in_the_browser() {
     let value = &at16["rows"][target];
     assert_eq!(value["kind"], "constructor", "{value}");
     assert!(text(&value["text"]).contains("Cons"), "{value}");
-    assert!(text(&value["class"]).contains("alloc"), "built by this step: {value}");
+    assert!(
+        text(&value["class"]).contains("alloc"),
+        "built by this step: {value}"
+    );
 
     // Back: every step looks as it did.
     assert_eq!(r["back"]["step"], at15["step"]);
-    assert_eq!(r["back"]["markup"], at15["markup"], "the rule 15 state, exactly");
-    assert_eq!(r["back_differ"], Json::Array(vec![]), "steps that look different going back");
+    assert_eq!(
+        r["back"]["markup"], at15["markup"],
+        "the rule 15 state, exactly"
+    );
+    assert_eq!(
+        r["back_differ"],
+        Json::Array(vec![]),
+        "steps that look different going back"
+    );
     assert!(r["compared"].as_u64().unwrap() >= 10, "{}", r["compared"]);
 }
 
@@ -230,4 +250,95 @@ fn every_step_of_every_rule_shows_without_errors() {
         );
         assert!(seen["closures"].as_u64().unwrap() > 0, "{seen}");
     }
+}
+
+/// The command line, without a browser: the default path, the checks
+/// before the run, the step limit's message, and a page that nothing in
+/// the program's text can break out of.
+#[test]
+fn the_page_is_written_where_and_as_the_command_line_says() {
+    let dir = cli_common::scratch("explain_page", "cli");
+    let source = dir.join("tag_text.stg");
+    // `</script>` and `<!--` in a comment: the page's data must not end there.
+    let text = "-- </script><script>alert(1)</script> <!-- \nmain = {} \\u {} -> let x = {} \\r {} -> I# {1#} in x {}\n";
+    std::fs::write(&source, text).unwrap();
+
+    // `<stem>.html` in the working directory by default.
+    let out = cli_common::stg_run_in(&dir, &["tag_text.stg", "--explain"]);
+    let stderr = cli_common::text(&out.stderr);
+    assert!(
+        stderr.contains("wrote the explorer page tag_text.html"),
+        "{stderr}"
+    );
+    let html = std::fs::read_to_string(dir.join("tag_text.html")).unwrap();
+    assert_eq!(
+        html.matches("</script>").count(),
+        2,
+        "only the page's own two script elements end"
+    );
+    assert!(!html.contains("<!-- "), "the program's `<!--` is escaped");
+    for network in ["http://", "https://", "src=", "<link"] {
+        assert!(!html.contains(network), "the page loads nothing: {network}");
+    }
+
+    // Never over an input, refused before the run (nothing printed).
+    let out = cli_common::stg_run(&[
+        source.display().to_string(),
+        format!("--explain={}", source.display()),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = cli_common::text(&out.stderr);
+    assert!(
+        stderr.contains("cannot write the explorer page")
+            && stderr.contains("one of the run's input files"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty(), "the program did not run");
+    assert_eq!(std::fs::read_to_string(&source).unwrap(), text);
+
+    // Nor where another output goes.
+    let out = cli_common::stg_run(&[
+        source.display().to_string(),
+        format!("--explain={}", dir.join("same").display()),
+        format!("--trace-file={}", dir.join("same").display()),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(cli_common::text(&out.stderr).contains("written there too"));
+
+    // At most 1,000,000 steps: a command-line error.
+    let out = cli_common::stg_run(&[
+        source.display().to_string(),
+        "--explain".to_string(),
+        "--max-steps=1000001".to_string(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        cli_common::text(&out.stderr).contains("--explain holds at most 1000000 steps"),
+        "{}",
+        cli_common::text(&out.stderr)
+    );
+
+    // A run the limit stops still writes its page, and says so.
+    let page = dir.join("stopped.html");
+    let out = cli_common::stg_run(&[
+        corpus::repo("programs")
+            .join("paper_map_scc.stg")
+            .display()
+            .to_string(),
+        format!("--explain={}", page.display()),
+        "--max-steps=10".to_string(),
+    ]);
+    assert_eq!(out.status.code(), Some(3));
+    let stderr = cli_common::text(&out.stderr);
+    assert!(
+        stderr.contains("step limit of 10 reached")
+            && stderr.contains("shows the first 10 steps only")
+            && stderr.contains("--max-steps=10"),
+        "{stderr}"
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("\"outcome\":\"step_limit\""),
+        "the page's data ends at the limit"
+    );
 }
