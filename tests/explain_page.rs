@@ -21,6 +21,8 @@
 //! - Without a browser: the page's default path, the checks before the
 //!   run (never over an input), the step limit's bound and message, and
 //!   a program whose text holds `</script>`.
+//! - docs/TUTORIAL.md: the programs it names exist with their expected
+//!   output, and the steps it sends the reader to fire the rules it says.
 
 mod cli_common;
 mod corpus;
@@ -341,4 +343,78 @@ fn the_page_is_written_where_and_as_the_command_line_says() {
         html.contains("\"outcome\":\"step_limit\""),
         "the page's data ends at the limit"
     );
+}
+
+/// docs/TUTORIAL.md sends the reader to given steps of given programs:
+/// every program it names is in `programs/` with its expected output, and
+/// each step it names fires the rule it says (read from `--trace`, whose
+/// step numbers the page shows).
+#[test]
+fn the_tutorials_steps_fire_the_rules_it_says() {
+    let tutorial = std::fs::read_to_string(corpus::repo("docs").join("TUTORIAL.md")).unwrap();
+    let named: std::collections::BTreeSet<&str> = tutorial
+        .split("programs/")
+        .skip(1)
+        .filter_map(|rest| rest.split(".stg").next())
+        .filter(|name| name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        .collect();
+    assert!(named.len() >= 6, "{named:?}");
+    for name in &named {
+        for ext in ["stg", "stdout"] {
+            let file = corpus::repo("programs").join(format!("{name}.{ext}"));
+            assert!(file.exists(), "the tutorial names {}", file.display());
+        }
+    }
+    let claims: &[(&str, &[(u64, &str)])] = &[
+        (
+            "paper_map_scc",
+            &[
+                (2, "15"),
+                (4, "scc"),
+                (12, "3"),
+                (14, "16′"),
+                (15, "16"),
+                (16, "15"),
+                (21, "2"),
+                (28, "16"),
+            ],
+        ),
+        ("scc_pair", &[(6, "16′"), (8, "15")]),
+        (
+            "nested_scc_map",
+            &[(10, "scc"), (16, "15"), (36, "16"), (61, "15"), (82, "16")],
+        ),
+        (
+            "nested_scc_partial",
+            &[(37, "15"), (38, "scc"), (40, "17a′"), (41, "17a")],
+        ),
+        (
+            "nested_scc_lambda",
+            &[(38, "scc"), (83, "scc"), (128, "scc")],
+        ),
+        (
+            "pap_update",
+            &[
+                (10, "15"),
+                (12, "17a"),
+                (50, "15"),
+                (91, "15"),
+                (137, "17a′"),
+                (138, "17a"),
+            ],
+        ),
+    ];
+    for (name, steps) in claims {
+        assert!(named.contains(name), "{name}");
+        let program = corpus::repo("programs").join(format!("{name}.stg"));
+        let out = cli_common::stg_run(&[program.display().to_string(), "--trace".to_string()]);
+        let trace = cli_common::text(&out.stderr);
+        for (step, rule) in *steps {
+            let fired = trace.lines().find_map(|line| {
+                let mut words = line.split_whitespace();
+                (words.next()? == step.to_string()).then(|| words.next())?
+            });
+            assert_eq!(fired, Some(*rule), "{name}: step {step}");
+        }
+    }
 }
