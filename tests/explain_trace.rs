@@ -352,6 +352,7 @@ fn expr_lambdas(code: &Code) -> Vec<Option<u32>> {
                     scrut,
                     alts,
                     default,
+                    ..
                 } => {
                     work.push(*scrut);
                     match alts {
@@ -515,7 +516,17 @@ impl Compare<'_> {
             {
                 self.fail(format!("a continuation: engine {c:?}, trace {rc:?}"));
             }
-            self.env(c.case, &c.env, &rc.env, "a continuation's environment");
+            // The trace shows what the continuation saves (rule 4: its
+            // alternatives' free variables), and nothing else.
+            if rc.env.len() != c.saved.len() {
+                self.fail(format!(
+                    "a continuation saves {} values in the engine, {} in the trace",
+                    c.saved.len(),
+                    rc.env.len()
+                ));
+            }
+            let env = c.env(self.code);
+            self.env(c.case, &env, &rc.env, "a continuation's environment");
         }
         if d.us.len() != r.us.len() {
             self.fail(format!(

@@ -7,7 +7,9 @@
 //! Environments: each lambda form's body runs in one flat environment of
 //! `slots` values: its free variables first (slot `i` is free variable `i`),
 //! then its arguments, then one slot per `let(rec)` binding and case binder
-//! in its body.
+//! in its body. Slots are never reused within a body, so a slot names one
+//! binding. A case continuation saves only its alternatives' free variables
+//! ([`ExprCode::Case::saves`]), as GHC's does (rule 4).
 
 use crate::profile::cost_centre::{CcId, CostCentreTable};
 use crate::stg::syntax::{Flag, PrimOp, Span};
@@ -90,6 +92,15 @@ pub enum ExprCode {
         scrut: ExprId,
         alts: AltsKind,
         default: Option<DefaultAlt>,
+        /// The slots rule 4's continuation saves: the local variables free
+        /// in the alternatives (bound outside them), ascending. The
+        /// environment restricted to these is what the continuation keeps
+        /// alive.
+        saves: Vec<u32>,
+        /// The size of the environment the case runs in (its lambda's
+        /// `slots`): the alternatives run in one of this size, and
+        /// `--max-stack` counts a continuation as this and 3.
+        env_len: u32,
     },
     Scc {
         cc: CcId,

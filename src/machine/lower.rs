@@ -41,6 +41,28 @@ struct Ctx {
     slot_names: Vec<String>,
     module: u32,
     is_prelude: bool,
+    /// Every local slot read so far in this body, in order (atoms, called
+    /// variables, and the free variables a `let` captures): a case's
+    /// `saves` are the reads logged while lowering its alternatives.
+    reads: Vec<u32>,
+    /// The cases of this body, whose `env_len` is its final slot count.
+    cases: Vec<ExprId>,
+}
+
+impl Ctx {
+    fn read(&mut self, v: VarRef) {
+        if let VarRef::Local(s) = v {
+            self.reads.push(s);
+        }
+    }
+
+    fn read_atoms(&mut self, atoms: &[AtomCode]) {
+        for a in atoms {
+            if let AtomCode::Var(v) = a {
+                self.read(*v);
+            }
+        }
+    }
 }
 
 fn err<T>(message: impl Into<String>, span: Span) -> Result<T, LowerError> {
@@ -242,6 +264,8 @@ impl Lowerer {
             slot_names: Vec::new(),
             module,
             is_prelude,
+            reads: Vec::new(),
+            cases: Vec::new(),
         };
         for v in free_names.iter().chain(lam.args.iter()) {
             Self::bind(&mut ctx, &v.name);
@@ -264,6 +288,11 @@ impl Lowerer {
         lc.body = body;
         lc.slots = ctx.next_slot;
         lc.slot_names = ctx.slot_names;
+        for c in ctx.cases {
+            if let ExprCode::Case { env_len, .. } = &mut self.code.exprs[c as usize].code {
+                *env_len = ctx.next_slot;
+            }
+        }
         Ok(id)
     }
 
@@ -308,14 +337,19 @@ impl Lowerer {
                 let mut lams = Vec::new();
                 for b in bindings {
                     let n = format!("{outer_name}.{}", b.name.name);
-                    lams.push(self.lambda(
+                    let lam = self.lambda(
                         &b.lambda,
                         &n,
                         ctx.module,
                         ctx.is_prelude,
                         Some(ctx),
                         depth + 1,
-                    )?);
+                    )?;
+                    // Building the closure reads its free variables here.
+                    for v in &self.code.lambdas[lam as usize].free {
+                        ctx.read(*v);
+                    }
+                    lams.push(lam);
                 }
                 if !*rec {
                     binds = bind_all(ctx);
@@ -335,6 +369,10 @@ impl Lowerer {
             }
             ExprKind::Case { scrutinee, alts } => {
                 let scrut = self.expr(ctx, scrutinee, outer_name, depth + 1)?;
+                // Slots below `outside` were bound before the alternatives;
+                // those the alternatives read are what rule 4 saves.
+                let outside = ctx.next_slot;
+                let first_read = ctx.reads.len();
                 let mut alg = Vec::new();
                 let mut prim = Vec::new();
                 let mut default = None;
@@ -377,10 +415,21 @@ impl Lowerer {
                 } else {
                     AltsKind::DefaultOnly
                 };
+                let mut saves: Vec<u32> = ctx.reads[first_read..]
+                    .iter()
+                    .copied()
+                    .filter(|&s| s < outside)
+                    .collect();
+                saves.sort_unstable();
+                saves.dedup();
+                // `env_len` is known when the whole body is lowered.
+                ctx.cases.push(self.code.exprs.len() as ExprId);
                 ExprCode::Case {
                     scrut,
                     alts,
                     default,
+                    saves,
+                    env_len: 0,
                 }
             }
             ExprKind::Scc {
@@ -397,18 +446,21 @@ impl Lowerer {
             }
             ExprKind::App { fun, args } => {
                 let f = self.resolve(ctx, &fun.name, fun.span)?;
-                let args = args
+                let args: Vec<AtomCode> = args
                     .iter()
                     .map(|a| self.atom(ctx, a))
                     .collect::<Result<_, _>>()?;
+                ctx.read(f);
+                ctx.read_atoms(&args);
                 ExprCode::App { fun: f, args }
             }
             ExprKind::Con { con, args } => {
                 let c = self.con(&con.name, args.len(), con.span)?;
-                let args = args
+                let args: Vec<AtomCode> = args
                     .iter()
                     .map(|a| self.atom(ctx, a))
                     .collect::<Result<_, _>>()?;
+                ctx.read_atoms(&args);
                 ExprCode::Con { con: c, args }
             }
             ExprKind::Prim { op, args, op_span } => {
@@ -418,10 +470,11 @@ impl Lowerer {
                         *op_span,
                     );
                 }
-                let args = args
+                let args: Vec<AtomCode> = args
                     .iter()
                     .map(|a| self.atom(ctx, a))
                     .collect::<Result<_, _>>()?;
+                ctx.read_atoms(&args);
                 ExprCode::Prim { op: *op, args }
             }
             ExprKind::Lit(k) => ExprCode::Lit(*k),

@@ -22,6 +22,10 @@
 //!   continuation, 4 slots per frame), so that the memory the engines'
 //!   stacks take stays within it. Without flags each is a share of the
 //!   memory available ([`crate::gc::memory_limit`]).
+//! - Rule 4's continuation saves only its alternatives' free variables
+//!   (`ExprCode::Case::saves`), as GHC's does: a variable the alternatives
+//!   never use is not kept alive by it. `--max-stack` still counts it as
+//!   its whole environment and 3 (the fast engine keeps the frame whole).
 //! - Text trace: one line per step, written *before* the rule fires: step
 //!   number, rule, the code (source text of the expression, or the closure
 //!   entered, or the value returned), then `as=depth:top rs=depth:case

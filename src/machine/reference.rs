@@ -56,15 +56,48 @@ pub enum Control {
 pub struct Cont {
     /// The `case` expression.
     pub case: ExprId,
-    /// A boxed slice, not a `Vec`: 16 bytes less per continuation, so that
-    /// a continuation takes no more memory than `--max-stack` counts for
-    /// it (16 bytes a value and 48 more: this struct's 32 and the
-    /// allocator's 16 for the environment).
-    pub env: Box<[Value]>,
+    /// The environment restricted to the alternatives' free variables:
+    /// the values of the case's `saves` slots, in that order. A boxed
+    /// slice, not a `Vec`: a continuation takes no more memory than
+    /// `--max-stack` counts for it (16 bytes a slot of the whole
+    /// environment and 48 more: this struct's 32 and the allocator's 16).
+    pub saved: Box<[Value]>,
     /// Height of `as` when pushed.
     pub as_height: usize,
     /// Cost centre (stack) to restore on return.
     pub cc: u32,
+}
+
+impl Cont {
+    /// The size of the environment of the case `case`, which its
+    /// alternatives run in (`None` if `case` is not a case).
+    pub fn env_len(code: &Code, case: ExprId) -> Option<usize> {
+        match &code.expr(case).code {
+            ExprCode::Case { env_len, .. } => Some(*env_len as usize),
+            _ => None,
+        }
+    }
+
+    /// The saved slots and their values: `(slot, value)`, ascending.
+    pub fn saved_slots<'c>(&'c self, code: &'c Code) -> impl Iterator<Item = (u32, Value)> + 'c {
+        let saves: &[u32] = match &code.expr(self.case).code {
+            ExprCode::Case { saves, .. } => saves,
+            _ => &[],
+        };
+        saves.iter().copied().zip(self.saved.iter().copied())
+    }
+
+    /// The environment the alternatives run in: the saved values in their
+    /// slots, every other slot `0#` (nothing reads it before binding it).
+    pub fn env(&self, code: &Code) -> Vec<Value> {
+        let mut env = vec![Value::Int(0); Self::env_len(code, self.case).unwrap_or(0)];
+        for (s, v) in self.saved_slots(code) {
+            if let Some(slot) = env.get_mut(s as usize) {
+                *slot = v;
+            }
+        }
+        env
+    }
 }
 
 /// An update frame (`update = Some`) or a restore frame on `us`.
@@ -219,7 +252,7 @@ impl Roots for State {
         }
         f(&mut self.args);
         for c in &mut self.rs {
-            f(&mut c.env);
+            f(&mut c.saved);
         }
         for fr in &mut self.us {
             if let Some(a) = fr.update {
@@ -470,8 +503,9 @@ impl<'a> Machine<'a> {
 
     /// The words `rule` pushes on the stacks in the current state, as
     /// `--max-stack` counts them: rule 1 its arguments, rule 4 a
-    /// continuation (its environment and 3), rules 15, 15′ and flat mode's
-    /// `scc` a frame (4). The other rules push nothing.
+    /// continuation (its whole environment and 3, though it saves only the
+    /// alternatives' free variables), rules 15, 15′ and flat mode's `scc` a
+    /// frame (4). The other rules push nothing.
     #[inline]
     fn pushes(&self, rule: Rule) -> usize {
         match (rule, &self.s.control) {
@@ -1004,17 +1038,23 @@ impl<'a> Machine<'a> {
         Ok(())
     }
 
-    /// Rule 4: `Eval (case e of alts) ρ`: push `(alts, ρ)` (with the height
-    /// of `as` and the current cost centre) on `rs`; `Eval e`.
+    /// Rule 4: `Eval (case e of alts) ρ`: push `(alts, ρ′)`, ρ′ being ρ
+    /// restricted to the free variables of `alts` (with the height of `as`
+    /// and the current cost centre), on `rs`; `Eval e` in ρ.
     fn rule4_case(&mut self) -> Result<(), RuntimeError> {
         let (e, env) = self.take_eval();
-        let ExprCode::Case { scrut, .. } = &self.code.expr(e).code else {
+        let ExprCode::Case { scrut, saves, .. } = &self.code.expr(e).code else {
             return Ok(());
         };
+        debug_assert_eq!(Some(env.len()), Cont::env_len(self.code, e));
+        let saved: Box<[Value]> = saves
+            .iter()
+            .map(|&s| env.get(s as usize).copied().unwrap_or(Value::Int(0)))
+            .collect();
         self.rs_words += env.len() + 3;
         self.s.rs.push(Cont {
             case: e,
-            env: env.as_slice().into(),
+            saved,
             as_height: self.s.args.len(),
             cc: self.cc,
         });
@@ -1032,14 +1072,17 @@ impl<'a> Machine<'a> {
         Ok(())
     }
 
-    fn pop_cont(&mut self) -> Cont {
+    /// Pop the top continuation; returns it and the environment its
+    /// alternatives run in: ρ′, its other slots `0#`.
+    fn pop_cont(&mut self) -> (Cont, Vec<Value>) {
         let c = self
             .s
             .rs
             .pop()
             .expect("selected a return rule with a continuation");
-        self.rs_words = self.rs_words.saturating_sub(c.env.len() + 3);
-        c
+        let env = c.env(self.code);
+        self.rs_words = self.rs_words.saturating_sub(env.len() + 3);
+        (c, env)
     }
 
     /// Charge a return to a case continuation and restore its cost centre.
@@ -1056,7 +1099,7 @@ impl<'a> Machine<'a> {
         let Control::ReturnCon(c, ws) = self.take_control() else {
             return Ok(());
         };
-        let mut cont = self.pop_cont();
+        let (cont, mut env) = self.pop_cont();
         self.returned(&cont);
         if let ExprCode::Case {
             alts: AltsKind::Alg(alts),
@@ -1065,11 +1108,11 @@ impl<'a> Machine<'a> {
             && let Some(alt) = alts.iter().find(|a| a.con == c)
         {
             for (slot, w) in alt.binds.iter().zip(ws) {
-                if let Some(s) = cont.env.get_mut(*slot as usize) {
+                if let Some(s) = env.get_mut(*slot as usize) {
                     *s = w;
                 }
             }
-            self.s.control = Control::Eval(alt.body, cont.env.into_vec());
+            self.s.control = Control::Eval(alt.body, env);
         }
         Ok(())
     }
@@ -1104,7 +1147,7 @@ impl<'a> Machine<'a> {
     /// The shared end of rules 7 and 12: pop the continuation, bind its
     /// default's variable to the returned value, `Eval` the default's body.
     fn eval_bound_default(&mut self, value: Value) {
-        let mut cont = self.pop_cont();
+        let (cont, mut env) = self.pop_cont();
         self.returned(&cont);
         if let ExprCode::Case {
             default:
@@ -1115,23 +1158,23 @@ impl<'a> Machine<'a> {
             ..
         } = &self.code.expr(cont.case).code
         {
-            if let Some(s) = cont.env.get_mut(*slot as usize) {
+            if let Some(s) = env.get_mut(*slot as usize) {
                 *s = value;
             }
-            self.s.control = Control::Eval(*body, cont.env.into_vec());
+            self.s.control = Control::Eval(*body, env);
         }
     }
 
     /// Rule 8: `ReturnCon`, no match, `default -> e`: `Eval e`.
     fn rule8_return_con_default(&mut self) -> Result<(), RuntimeError> {
         self.take_control();
-        let cont = self.pop_cont();
+        let (cont, env) = self.pop_cont();
         self.returned(&cont);
         if let ExprCode::Case {
             default: Some(d), ..
         } = &self.code.expr(cont.case).code
         {
-            self.s.control = Control::Eval(d.body, cont.env.into_vec());
+            self.s.control = Control::Eval(d.body, env);
         }
         Ok(())
     }
@@ -1161,7 +1204,7 @@ impl<'a> Machine<'a> {
         let Control::ReturnInt(k) = self.take_control() else {
             return Ok(());
         };
-        let cont = self.pop_cont();
+        let (cont, env) = self.pop_cont();
         self.returned(&cont);
         if let ExprCode::Case {
             alts: AltsKind::Prim(alts),
@@ -1169,7 +1212,7 @@ impl<'a> Machine<'a> {
         } = &self.code.expr(cont.case).code
             && let Some((_, body)) = alts.iter().find(|a| a.0 == k)
         {
-            self.s.control = Control::Eval(*body, cont.env.into_vec());
+            self.s.control = Control::Eval(*body, env);
         }
         Ok(())
     }

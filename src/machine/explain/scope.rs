@@ -80,6 +80,7 @@ impl Scopes {
                         scrut,
                         alts,
                         default,
+                        ..
                     } => {
                         work.push((*scrut, scope));
                         match alts {

@@ -92,7 +92,7 @@ struct ContKey {
     case: ExprId,
     as_height: usize,
     cc: u32,
-    env_len: usize,
+    saved: usize,
 }
 
 pub struct Tracer<'c, 's> {
@@ -402,7 +402,7 @@ impl<'c, 's> Tracer<'c, 's> {
                     case: c.case,
                     as_height: c.as_height,
                     cc: c.cc,
-                    env_len: c.env.len(),
+                    saved: c.saved.len(),
                 })
                 .collect();
         let old = &self.rs;
@@ -410,8 +410,17 @@ impl<'c, 's> Tracer<'c, 's> {
         r.rs.pop = self.rs.len() - k;
         self.rs.truncate(k);
         for (c, key) in m.rs[k..].iter().zip(&keys[k..]) {
-            let names = self.scopes.visible(code, c.case, c.env.len());
-            let env = self.env(&c.env, names);
+            // Only what the continuation saves (rule 4): the names of the
+            // case's scope in the slots of its alternatives' free variables.
+            let env_len = reference::Cont::env_len(code, c.case).unwrap_or(0);
+            let saved: Vec<u32> = c.saved_slots(code).map(|(s, _)| s).collect();
+            let names = self
+                .scopes
+                .visible(code, c.case, env_len)
+                .into_iter()
+                .filter(|b| saved.contains(&b.slot))
+                .collect();
+            let env = self.env(&c.env(code), names);
             r.rs.push.push(Cont {
                 case: c.case,
                 env,

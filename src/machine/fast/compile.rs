@@ -213,6 +213,7 @@ pub(super) fn compile(code: &Code) -> Compiled {
                 scrut,
                 alts,
                 default,
+                ..
             } => {
                 work.push((*scrut, size));
                 match alts {

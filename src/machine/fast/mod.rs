@@ -28,7 +28,9 @@
 //!   everything above it. A scrutinee that binds variables runs in a copy of
 //!   the frame (so what it binds is not kept alive by the continuation, as
 //!   in the reference engine); one that only reads atoms runs in the frame
-//!   itself.
+//!   itself. The continuation saves only its alternatives' free variables:
+//!   the frame stays whole, and its other slots are dead, which the
+//!   collector is told when it runs (`live.rs`), so no step pays for them.
 //! - **One control stack** holds the paper's return stack and update stack
 //!   (`Frame`): "`rs` empty" is "the top entry is not a continuation".
 //! - **Returned constructor fields** go to one reused buffer when the rule
@@ -58,8 +60,9 @@
 //! (`tests/engines_differential.rs`, `tests/engines_random.rs`). The heap
 //! sees the same allocations at the same points and the collector the same
 //! live roots (a scrutinee runs in a copy of its frame, as the reference
-//! engine clones it; dead frames and a stale returned-fields buffer are not
-//! roots), so collections, bytes copied, residency, heap censuses and the
+//! engine clones it; dead frames, the slots of an environment that the
+//! reference engine's does not hold, and a stale returned-fields buffer are
+//! not roots), so collections, bytes copied, residency, heap censuses and the
 //! point where `--max-heap` is exceeded agree too; only addresses differ
 //! (roots are visited in another order), which nothing observable shows.
 
@@ -81,6 +84,7 @@ use crate::stg::source::SourceMap;
 use crate::stg::syntax::{Flag, Span};
 
 mod compile;
+mod live;
 mod rules;
 mod threaded;
 mod values;
@@ -106,9 +110,10 @@ enum Ctl {
 struct Frame {
     /// A continuation's `case` expression, or [`UPDATE`] or [`RESTORE`].
     kind: u32,
-    /// A continuation: its environment `vals[base..base + len]`. An
-    /// update or restore frame: the height of `vals` that stays live
-    /// while it is on the stack.
+    /// A continuation: its environment `vals[base..base + len]`, whole
+    /// (the slots it does not save are dead: see `live.rs`). An update or
+    /// restore frame: the height of `vals` that stays live while it is on
+    /// the stack.
     base: u32,
     /// A continuation: its environment's length. An update frame: the
     /// low half of the closure to update's address.
@@ -189,7 +194,8 @@ impl Frame {
     }
 
     /// The words `--max-stack` counts for it: a continuation's
-    /// environment and 3, or 4 for a frame.
+    /// environment (whole, though it saves only some of its slots) and 3,
+    /// or 4 for a frame.
     #[inline(always)]
     fn words(&self) -> usize {
         if self.is_cont() {
@@ -215,6 +221,52 @@ struct St {
     /// The control stack: continuations and frames.
     cs: Vec<Frame>,
     printer: ResultPrinter,
+    /// Which environment slots are live (`live.rs`).
+    live: live::Liveness,
+    /// The current environment's place in `vals`, `(base, len)`: the
+    /// machine sets it before it asks for a collection.
+    env: (usize, usize),
+}
+
+impl St {
+    /// Clear the dead slots of the environments in `vals`, so that the
+    /// collector keeps alive what the reference engine's environments
+    /// hold: each continuation's saved slots, and in `Eval` of `e` the
+    /// slots live in `e` (see `live.rs`).
+    fn restrict_envs(&mut self) {
+        let eval = match self.ctl {
+            Ctl::Eval(e) => Some(e),
+            _ => None,
+        };
+        let (env_base, env_len) = self.env;
+        let vals = self.vals.as_mut_slice();
+        let top = vals.len();
+        let last = self.cs.len().wrapping_sub(1);
+        for (i, fr) in self.cs.iter().enumerate() {
+            if !fr.is_cont() {
+                continue;
+            }
+            let base = fr.base as usize;
+            // An atom-only scrutinee runs in its continuation's frame: in
+            // `Eval` of it the frame is the current environment, restricted
+            // below (it holds all the continuation saves).
+            if i == last && eval.is_some() && base == env_base {
+                continue;
+            }
+            let end = (base + fr.len as usize).min(top);
+            if base < end {
+                let node = self.live.saves(fr.kind);
+                self.live.restrict(node, &mut vals[base..end]);
+            }
+        }
+        if let Some(e) = eval {
+            let end = (env_base + env_len).min(top);
+            if env_base < end {
+                let node = self.live.scope(e);
+                self.live.restrict(node, &mut vals[env_base..end]);
+            }
+        }
+    }
 }
 
 impl Roots for St {
@@ -222,6 +274,7 @@ impl Roots for St {
         if let Ctl::Enter(v) = &mut self.ctl {
             f(std::slice::from_mut(v));
         }
+        self.restrict_envs();
         f(self.vals.as_mut_slice());
         // Returned fields are live only while they are being returned (a
         // stale buffer would keep garbage alive that the reference engine
@@ -438,6 +491,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 args: Vec::with_capacity(1024),
                 cs: Vec::with_capacity(1024),
                 printer: ResultPrinter::default(),
+                live: live::Liveness::new(code),
+                env: (0, 0),
             },
             top_cont: false,
             top_floor: 0,
@@ -622,6 +677,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
 
     #[inline]
     fn reserve(&mut self, words: usize, rule: &'static str) -> Result<(), RuntimeError> {
+        self.s.env = (self.env_base, self.env_len);
         match self.heap.reserve(words, self.gc_stress, &mut self.s) {
             Ok(()) => Ok(()),
             Err(e) => Err(self.error(common::heap_limit(&self.heap, Some(e)), rule, None)),
@@ -754,7 +810,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
 
     /// Open a fresh environment of `size` slots at the floor for the
     /// closure at `a`, its first `nfree` slots its first `nfree` payload
-    /// words; returns the environment's base in `vals`.
+    /// words, the others not bound yet; returns the environment's base in
+    /// `vals`.
     #[inline(always)]
     fn open_env(&mut self, a: Addr, size: usize, nfree: usize) -> usize {
         let base = self.floor();
@@ -764,9 +821,9 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         for (i, slot) in env[..nfree].iter_mut().enumerate() {
             *slot = heap.payload(a, i);
         }
-        for slot in &mut env[nfree..] {
-            *slot = Value::Int(0);
-        }
+        // The arguments go in next; the other slots stay unbound until
+        // they are (the collector clears them meanwhile: `live.rs`).
+        values::unbound(&mut env[nfree..]);
         self.env_base = base;
         self.env_len = size;
         base
@@ -878,6 +935,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     #[inline]
     fn pop_frame(&mut self) -> Frame {
         let f = self.s.cs.pop().expect("selected a pop rule with a frame");
+        debug_assert!(!f.is_cont());
         self.retop();
         self.cs_words -= f.words();
         self.cc = f.cc;
@@ -1001,6 +1059,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         if !matches!(self.s.ctl, Ctl::Eval(_)) {
             self.drop_dead_envs();
         }
+        self.s.env = (self.env_base, self.env_len);
         let _ = self.heap.collect(0, &mut self.s);
         let sample = heap_profile::census(&self.heap, self.code, &self.acct, by, self.steps);
         self.heap_profile.samples.push(sample);

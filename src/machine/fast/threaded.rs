@@ -350,7 +350,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     }
 
     /// Open a fresh environment of `size` slots at the floor, its first
-    /// slots `xs` (a global function's arguments), the rest `0#`.
+    /// slots `xs` (a global function's arguments), the rest not bound yet.
     #[inline(always)]
     fn open_env_with(&mut self, size: usize, xs: &[Value]) {
         let base = self.floor();
@@ -361,9 +361,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         for (slot, x) in env.iter_mut().zip(&xs[..n]) {
             *slot = *x;
         }
-        for slot in &mut env[n..] {
-            *slot = Value::Int(0);
-        }
+        values::unbound(&mut env[n..]);
         self.env_base = base;
         self.env_len = size;
     }

@@ -8,6 +8,22 @@
 
 use crate::gc::Value;
 
+/// What the debug build writes into the slots of a fresh environment that
+/// nothing has bound yet: a pointer far outside any heap, so that a
+/// collector that took such a slot for a root (a mistake in `live.rs`)
+/// would fail at once. The release build leaves the slots as they are:
+/// nothing reads a slot before binding it, and the collector clears the
+/// slots outside the live set before it looks at an environment.
+const UNBOUND: Value = Value::Ptr(u64::MAX >> 8);
+
+/// Mark `slots` (of a fresh environment) as not bound yet: see [`UNBOUND`].
+#[inline(always)]
+pub(super) fn unbound(slots: &mut [Value]) {
+    if cfg!(debug_assertions) {
+        slots.fill(UNBOUND);
+    }
+}
+
 #[derive(Default)]
 pub(super) struct ValueStack {
     /// Room for the stack; `area[..top]` is the stack.
