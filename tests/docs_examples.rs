@@ -1,6 +1,9 @@
 //! The documentation's commands and examples, run as written, so that they
 //! cannot drift from what the tools do: every command of `README.md` and
-//! every example of `docs/LANGUAGE.md` and `docs/SEMANTICS.md`.
+//! every example of `docs/LANGUAGE.md`, `docs/SEMANTICS.md` and
+//! `docs/GOLDEN.md` (whose Rust example must also be the one
+//! `tests/api_golden.rs` runs; the README's Rust example is a doc test of
+//! the crate).
 //!
 //! What is run is chosen by the info string of each fenced block:
 //!
@@ -300,6 +303,35 @@ fn language_examples_run_as_written() {
 fn semantics_examples_run_as_written() {
     let ran = run_document("docs/SEMANTICS.md", "semantics");
     assert!(ran >= 5, "only {ran} SEMANTICS.md examples found");
+}
+
+#[test]
+fn golden_examples_run_as_written() {
+    let ran = run_document("docs/GOLDEN.md", "golden");
+    assert!(ran >= 8, "only {ran} GOLDEN.md commands found");
+}
+
+/// GOLDEN.md's Rust example is `tests/api_golden.rs`'s test: each line of
+/// the `rust` block is a line of that file, in the same order, so the
+/// example shown is the one that runs.
+#[test]
+fn golden_rust_example_is_the_api_golden_test() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(repo.join("docs/GOLDEN.md")).unwrap();
+    let test = std::fs::read_to_string(repo.join("tests/api_golden.rs")).unwrap();
+    let rust: Vec<Block> = blocks(&doc)
+        .into_iter()
+        .filter(|b| b.info == "rust")
+        .collect();
+    assert_eq!(rust.len(), 1, "GOLDEN.md should have one rust block");
+    let mut file_lines = test.lines();
+    for line in &rust[0].lines {
+        assert!(
+            file_lines.any(|l| l == line),
+            "docs/GOLDEN.md:{}: the line `{line}` is not in tests/api_golden.rs (in this order)",
+            rust[0].line
+        );
+    }
 }
 
 #[test]
