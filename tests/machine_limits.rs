@@ -257,61 +257,63 @@ fn flat_profile_lists_every_cost_centre() {
 }
 
 /// Heap profiles: a census every interval, grouped by kind, description or
-/// cost centre; the leak shows as a growing group; the .hp text is GHC's.
+/// cost centre; the leak shows as a growing group; the .hp text is GHC's
+/// (read back with `stg-prof heap`'s reader).
 #[test]
 fn heap_profile_census() {
-    use stg_run::machine::heap_profile::HeapProfileBy;
+    use stg_run::machine::heap_profile::{HeapProfileBy, HeapProfileOptions};
+    use stg_run::profile::heap_chart::{HeapFile, read_hp};
     let text = std::fs::read_to_string("programs/foldl_leak.stg").unwrap();
     let run = |by| {
         let o = RunOptions {
             heap_profile: Some(by),
             heap_interval: 5000,
+            heap_profile_options: HeapProfileOptions {
+                job: "foldl_leak".into(),
+                ..HeapProfileOptions::default()
+            },
             ..flat()
         };
         run_text("foldl_leak.stg", &text, true, AutoCc::None, &o)
     };
+    let hp_of = |r: &Ran| -> (String, HeapFile) {
+        let summary = r.result.heap_profile.as_ref().expect("asked for");
+        let text = summary.hp_text.clone().expect("kept in memory");
+        let hp = read_hp(&text).unwrap();
+        assert_eq!(summary.censuses as usize, hp.times.len());
+        (text, hp)
+    };
     let r = run(HeapProfileBy::Kind);
     assert_eq!(r.out, "12502500\n");
-    let hp = r.result.heap_profile.expect("asked for");
-    assert!(hp.samples.len() >= 3, "{hp:?}");
-    assert_eq!(hp.samples[0].step, 0);
-    assert!(hp.samples.windows(2).all(|w| w[0].step < w[1].step));
-    let thunks = |s: &stg_run::machine::heap_profile::Sample| {
-        s.groups
+    let (text_hp, hp) = hp_of(&r);
+    assert!(hp.times.len() >= 3, "{hp:?}");
+    assert_eq!(hp.times[0], 0.0);
+    assert!(hp.times.windows(2).all(|w| w[0] < w[1]));
+    let thunks = |i: usize| {
+        hp.sample(i)
             .iter()
             .find(|g| g.0 == "THUNK")
             .map(|g| g.1)
-            .unwrap_or(0)
+            .unwrap_or(0.0)
     };
-    let peak = hp.samples.iter().map(thunks).max().unwrap();
+    let peak = (0..hp.times.len()).map(thunks).fold(0.0, f64::max);
     assert!(
-        peak > 5000 * 24,
+        peak > 5000.0 * 24.0,
         "the leak's thunks are live at the peak: {hp:?}"
     );
-    let text_hp = hp.to_hp("foldl_leak", "");
     assert!(text_hp.starts_with("JOB \"foldl_leak\"\nDATE \"\"\nSAMPLE_UNIT \"steps\"\nVALUE_UNIT \"bytes\"\nBEGIN_SAMPLE 0.0\n"), "{text_hp}");
-    let d = run(HeapProfileBy::Descr).result.heap_profile.unwrap();
+    let (_, d) = hp_of(&run(HeapProfileBy::Descr));
     // foldl's accumulator thunks apply a local (`k {z, y}`): UNKNOWN, as in
     // section 5.1; the boxed elements are I#. Static closures are not counted.
+    let any = |hp: &HeapFile, f: &dyn Fn(&str, f64) -> bool| {
+        (0..hp.times.len()).any(|i| hp.sample(i).iter().any(|&(b, v)| f(b, v)))
+    };
+    assert!(any(&d, &|b, v| b == "UNKNOWN" && v > 100_000.0), "{d:?}");
+    assert!(any(&d, &|b, _| b == "I#"), "{d:?}");
+    assert!(d.sample(0).is_empty(), "{d:?}");
+    let (_, c) = hp_of(&run(HeapProfileBy::CostCentre));
     assert!(
-        d.samples
-            .iter()
-            .any(|s| s.groups.iter().any(|g| g.0 == "UNKNOWN" && g.1 > 100_000)),
-        "{d:?}"
-    );
-    assert!(
-        d.samples
-            .iter()
-            .any(|s| s.groups.iter().any(|g| g.0 == "I#")),
-        "{d:?}"
-    );
-    assert!(d.samples[0].groups.is_empty(), "{d:?}");
-    let c = run(HeapProfileBy::CostCentre).result.heap_profile.unwrap();
-    assert!(
-        c.samples.iter().all(|s| s
-            .groups
-            .iter()
-            .all(|g| g.0.ends_with("CAF") || g.0 == "MAIN")),
+        !any(&c, &|b, _| !(b.ends_with("CAF") || b == "MAIN")),
         "{c:?}"
     );
     // A census does not change the profile.

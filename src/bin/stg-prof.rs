@@ -154,6 +154,21 @@ enum Command {
         file: PathBuf,
         #[command(flatten)]
         input: InputLimit,
+        /// The chart's title (default: the program's name and the date, from the file).
+        #[arg(long)]
+        title: Option<String>,
+        /// Bands drawn on their own; the smaller ones are merged into OTHER, as hp2ps's -m does.
+        #[arg(long, value_name = "N", default_value_t = heap_chart::MAX_BANDS as u64,
+              value_parser = clap::value_parser!(u64).range(1..=heap_chart::MAX_TOP as u64))]
+        top: u64,
+        /// Width of the picture, in pixels (the legend takes 270 of them).
+        #[arg(long, value_name = "PIXELS", default_value_t = 960,
+              value_parser = clap::value_parser!(u32).range(heap_chart::MIN_WIDTH as i64..=heap_chart::MAX_SIZE as i64))]
+        width: u32,
+        /// Height of the picture, in pixels (taller if the legend needs it).
+        #[arg(long, value_name = "PIXELS", default_value_t = 540,
+              value_parser = clap::value_parser!(u32).range(heap_chart::MIN_HEIGHT as i64..=heap_chart::MAX_SIZE as i64))]
+        height: u32,
     },
     /// Print this help, or the help of a subcommand (`stg-prof help report`).
     Help {
@@ -200,7 +215,11 @@ fn shown(file: &Path) -> String {
 
 /// The chart of the heap profile `file`, as SVG, and the program it is of
 /// (its `JOB`).
-fn heap_svg(file: &Path, limit: u64) -> Result<(String, String), String> {
+fn heap_svg(
+    file: &Path,
+    limit: u64,
+    options: &heap_chart::ChartOptions,
+) -> Result<(String, String), String> {
     let bytes = files::read_input_or_stdin(file, limit).map_err(|e| format!("stg-prof: {e}"))?;
     let text = String::from_utf8(bytes).map_err(|_| {
         format!(
@@ -215,10 +234,10 @@ fn heap_svg(file: &Path, limit: u64) -> Result<(String, String), String> {
             "stg-prof: {}: warning: the last sample (line {line}) has no END_SAMPLE, so the \
              file was cut short; drawing the {} complete samples before it\n",
             shown(file),
-            hp.samples.len()
+            hp.times.len()
         ));
     }
-    Ok((heap_chart::svg(&hp), hp.job))
+    Ok((heap_chart::svg_with(&hp, options), hp.job))
 }
 
 /// Warns when the heap profile `hp_file` is of a program (`job`, the stem
@@ -311,7 +330,7 @@ fn main() -> ExitCode {
     // readers with the limit applied.
     let limit = cli.command.max_input_size();
     let load = |file: &Path| load(file, limit);
-    let heap_svg = |file: &Path| heap_svg(file, limit);
+    let heap_svg = |file: &Path, options: &heap_chart::ChartOptions| heap_svg(file, limit, options);
     let result: Result<Output, String> = match cli.command {
         Command::Help { command } => help(command),
         // The dump and the report are written as they are made: a profile
@@ -319,9 +338,28 @@ fn main() -> ExitCode {
         Command::Dump { file, .. } => {
             load(&file).map(|p| -> Output { Box::new(move |w| dump::write_dump(&p, w)) })
         }
-        Command::Heap { file, .. } => heap_svg(&file).map(|(svg, _)| text(svg)),
+        Command::Heap {
+            file,
+            title,
+            top,
+            width,
+            height,
+            ..
+        } => {
+            let options = heap_chart::ChartOptions {
+                title,
+                top: top as usize,
+                width,
+                height,
+            };
+            heap_svg(&file, &options).map(|(svg, _)| text(svg))
+        }
         Command::Html { file, heap, .. } => stdin_once(&file, heap.as_deref())
-            .and_then(|()| heap.as_deref().map(heap_svg).transpose())
+            .and_then(|()| {
+                heap.as_deref()
+                    .map(|h| heap_svg(h, &heap_chart::ChartOptions::default()))
+                    .transpose()
+            })
             .and_then(|chart| {
                 let p = load(&file)?;
                 if let (Some((_, job)), Some(h)) = (&chart, &heap) {

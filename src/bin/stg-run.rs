@@ -17,7 +17,7 @@ use stg_run::cli::stdio::{self, say};
 use stg_run::cli::{parse_size, parse_u64};
 use stg_run::files::{self, OutputPlan, Patience};
 use stg_run::machine::explain;
-use stg_run::machine::heap_profile::HeapProfileBy;
+use stg_run::machine::heap_profile::{self, HeapProfileBy, HeapProfileOptions, HeapProfileSink};
 use stg_run::machine::{self, CostCentreMode, Engine, RunOptions, TraceFormat};
 use stg_run::profile::format;
 use stg_run::stg::auto_cc::{self, AutoCc};
@@ -160,6 +160,18 @@ struct Cli {
     #[arg(long, value_name = "N", default_value_t = 100)]
     max_errors: usize,
 
+    /// Longest band name of a stacks-mode heap profile by cost centre, like GHC's -L:
+    /// `(n)inner/.../outer` is cut to N characters with `...`; `<stem>.hp.stacks`
+    /// lists each band's whole stack.
+    #[arg(long, value_name = "N", default_value_t = heap_profile::DEFAULT_LABEL_LENGTH as u64,
+          value_parser = clap::value_parser!(u64).range(heap_profile::MIN_LABEL_LENGTH as u64..=heap_profile::MAX_LABEL_LENGTH as u64))]
+    heap_label_length: u64,
+
+    /// Largest heap profile (the .hp file and the stacks listing together), in bytes
+    /// with an optional K, M or G suffix: censuses stop there, with a warning.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "1G")]
+    max_heap_profile: u64,
+
     /// Colour diagnostics: `auto` colours when standard error is a terminal
     /// and NO_COLOR is not set.
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
@@ -176,7 +188,7 @@ enum EngineArg {
     Reference,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum CcArg {
     Flat,
     Stacks,
@@ -202,7 +214,7 @@ enum TraceArg {
     Json,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum HeapByArg {
     Cc,
     Kind,
@@ -267,8 +279,10 @@ fn idle_flags(cli: &Cli, matches: &clap::ArgMatches) -> Vec<String> {
     if given("clock") && !profile {
         say("--clock", "--profile");
     }
-    if given("heap_interval") && !heap {
-        say("--heap-interval", "--heap-profile");
+    for flag in ["heap_interval", "heap_label_length", "max_heap_profile"] {
+        if given(flag) && !heap {
+            say(&format!("--{}", flag.replace('_', "-")), "--heap-profile");
+        }
     }
     idle
 }
@@ -489,6 +503,17 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
             HeapByArg::Descr => HeapProfileBy::Descr,
         }),
         heap_interval: cli.heap_interval,
+        heap_profile_options: HeapProfileOptions {
+            job: outputs.stem.clone(),
+            // Fixed under --reproducible so that runs give identical files.
+            date: if cli.reproducible {
+                "reproducible".to_string()
+            } else {
+                now_text()
+            },
+            label_length: cli.heap_label_length as usize,
+            max_bytes: cli.max_heap_profile,
+        },
         no_profile: outputs.profile.is_none(),
         clock: match cli.clock {
             ClockArg::Steps => machine::Clock::Steps,
@@ -519,17 +544,36 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
         },
     };
 
+    // The heap profile is written as its censuses are taken, into
+    // temporaries renamed over `<stem>.hp` (and its stacks listing) when
+    // the run is over: a file under the final name is always whole.
+    let mut heap_files = match HeapFiles::create(&outputs) {
+        Ok(files) => files,
+        Err(message) => {
+            say(&format!("stg-run: {message}\n"));
+            return Ok(ExitCode::from(1));
+        }
+    };
     // From here to the last result written, a first signal stops the run
     // and its results are still written (`cli::signals`).
     signals::begin_run();
     // The run, and the explorer page when --explain asks for one.
     let mut page = None;
-    let mut run_machine = |out: &mut dyn Write, trace: &mut dyn Write| match &outputs.page {
-        None => machine::run(&program, &sources, &options, out, trace),
-        Some(p) => {
-            let explained = explain::run(&program, &sources, &options, out, trace, Some(&p.title));
-            page = explained.page;
-            explained.result
+    let mut run_machine = |out: &mut dyn Write, trace: &mut dyn Write| {
+        let heap_sink = heap_files.as_mut().map(HeapFiles::sink);
+        match (&outputs.page, heap_sink) {
+            (None, None) => machine::run(&program, &sources, &options, out, trace),
+            (None, Some(sink)) => {
+                machine::run_with_heap_sink(&program, &sources, &options, out, trace, sink)
+            }
+            (Some(p), heap_sink) => {
+                let title = Some(p.title.as_str());
+                let explained = explain::run_with_heap_sink(
+                    &program, &sources, &options, out, trace, title, heap_sink,
+                );
+                page = explained.page;
+                explained.result
+            }
         }
     };
     let (result, flushed) = match (outputs.profile == Some(ProfileTo::Stdout), trace_file) {
@@ -562,7 +606,7 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
             (result, flushed)
         }
     };
-    let mut status = write_results(cli, &outputs, &result, flushed, page.as_deref());
+    let mut status = write_results(cli, &outputs, &result, flushed, page.as_deref(), heap_files);
     if signals::end_run() && status != INTERRUPTED {
         // The signal came after the machine's last look at the flag.
         say(
@@ -578,6 +622,9 @@ struct Outputs {
     profile: Option<ProfileTo>,
     /// `<stem>.hp`, with --heap-profile.
     heap_profile: Option<PathBuf>,
+    /// `<stem>.hp.stacks`, the whole stacks a stacks-mode heap profile by
+    /// cost centre names its bands after.
+    heap_stacks: Option<PathBuf>,
     /// --trace-file.
     trace: Option<PathBuf>,
     /// --explain.
@@ -607,6 +654,9 @@ impl Outputs {
         let heap_profile = cli
             .heap_profile
             .map(|_| PathBuf::from(format!("{stem}.hp")));
+        let heap_stacks = (cli.heap_profile == Some(HeapByArg::Cc)
+            && cli.cost_centres == CcArg::Stacks)
+            .then(|| PathBuf::from(format!("{stem}.hp.stacks")));
         let mut plan = OutputPlan::new(&cli.files);
         match &profile {
             Some(ProfileTo::File(path)) => plan.add("the profile", path)?,
@@ -622,6 +672,9 @@ impl Outputs {
         if let Some(path) = &heap_profile {
             plan.add("the heap profile", path)?;
         }
+        if let Some(path) = &heap_stacks {
+            plan.add("the heap profile's stacks listing", path)?;
+        }
         if let Some(path) = &cli.trace_file {
             plan.add("the trace", path)?;
         }
@@ -631,6 +684,7 @@ impl Outputs {
         Ok(Outputs {
             profile,
             heap_profile,
+            heap_stacks,
             trace: cli.trace_file.clone(),
             page,
             stem,
@@ -661,6 +715,7 @@ fn write_results(
     result: &machine::RunResult,
     flushed: io::Result<()>,
     page: Option<&str>,
+    heap_files: Option<HeapFiles>,
 ) -> u8 {
     // A write that failed during the run stopped it, but is not the
     // program's error: it is reported like a failed flush, once.
@@ -738,19 +793,13 @@ fn write_results(
         }
         None => {}
     }
-    if let (Some(heap), Some(path)) = (&result.heap_profile, &outputs.heap_profile) {
-        // The date is fixed under --reproducible so that runs give identical files.
-        let date = if cli.reproducible {
-            "reproducible".to_string()
-        } else {
-            now_text()
-        };
-        let text = heap.to_hp(&outputs.stem, &date);
-        if let Err(e) = files::write_atomic(path, text.as_bytes()) {
-            say(&format!(
-                "stg-run: cannot write the heap profile to {}: {e}\n",
-                path.display()
-            ));
+    if let Some(files) = heap_files {
+        let summary = result.heap_profile.as_ref();
+        if let Some(warning) = summary.and_then(|h| h.budget_warning()) {
+            say(&format!("stg-run: warning: {warning}\n"));
+        }
+        if let Err(message) = files.finish(summary.and_then(|h| h.error.as_ref())) {
+            say(&format!("stg-run: {message}\n"));
             status = io_status;
         }
     }
@@ -827,6 +876,67 @@ fn write_page(e: &Explain, page: &str, result: &machine::RunResult) -> bool {
         ));
     }
     true
+}
+
+/// The heap profile's files, open while the run writes its censuses to
+/// them (each a temporary until [`HeapFiles::finish`]).
+struct HeapFiles {
+    hp: (PathBuf, io::BufWriter<files::OutputFile>),
+    stacks: Option<(PathBuf, io::BufWriter<files::OutputFile>)>,
+    /// Where a profile that lists no stacks writes its (empty) listing.
+    no_stacks: io::Sink,
+}
+
+impl HeapFiles {
+    /// Opens the heap profile's files `outputs` planned, if any.
+    fn create(outputs: &Outputs) -> Result<Option<HeapFiles>, String> {
+        let open = |path: &PathBuf| {
+            files::OutputFile::create(path)
+                .map(|f| (path.clone(), io::BufWriter::new(f)))
+                .map_err(|e| format!("cannot write the heap profile to {}: {e}", path.display()))
+        };
+        let Some(hp) = &outputs.heap_profile else {
+            return Ok(None);
+        };
+        Ok(Some(HeapFiles {
+            hp: open(hp)?,
+            stacks: outputs.heap_stacks.as_ref().map(open).transpose()?,
+            no_stacks: io::sink(),
+        }))
+    }
+
+    fn sink(&mut self) -> HeapProfileSink<'_> {
+        HeapProfileSink {
+            hp: &mut self.hp.1,
+            stacks: match &mut self.stacks {
+                Some((_, w)) => w,
+                None => &mut self.no_stacks,
+            },
+        }
+    }
+
+    /// Renames the files over their paths, unless a write to them failed
+    /// (`failed`): then the temporaries are removed and nothing is left
+    /// under the final names.
+    fn finish(self, failed: Option<&io::Error>) -> Result<(), String> {
+        let cannot = |path: &Path, e: &dyn std::fmt::Display| {
+            format!("cannot write the heap profile to {}: {e}", path.display())
+        };
+        if let Some(e) = failed {
+            return Err(cannot(&self.hp.0, e));
+        }
+        let mut first_error = None;
+        for (path, writer) in std::iter::once(self.hp).chain(self.stacks) {
+            let done = writer
+                .into_inner()
+                .map_err(|e| e.into_error())
+                .and_then(files::OutputFile::finish);
+            if let Err(e) = done {
+                first_error.get_or_insert_with(|| cannot(&path, &e));
+            }
+        }
+        first_error.map_or(Ok(()), Err)
+    }
 }
 
 /// `stg-run --print-prelude`: the bundled Prelude's text on standard output.

@@ -2,13 +2,29 @@
 //! a census of the live heap every `--heap-interval` steps, grouped by cost
 //! centre (or stack), by closure kind, or by description, written in GHC's
 //! `.hp` format (readable by `hp2ps`), sample unit `steps`.
-//! Engine-independent: a census is a function of the heap and the code.
+//!
+//! A [`HeapProfiler`] writes each census to its output as it is taken, so
+//! nothing grows with the number of samples but the file. Band names are
+//! made so that `hp2ps` reads them (no white space, no leading digit);
+//! in stacks mode a band is named as GHC's `-hc` names a cost-centre stack,
+//! `(n)inner/…/outer`, shortened to `--heap-label-length` characters as
+//! GHC's `-L` does, and each stack is listed whole, once, in a side
+//! listing (`<stem>.hp.stacks`). A size budget stops the censuses, with a
+//! warning, before the files pass `--max-heap-profile`.
+//!
+//! Engine-independent: a census is a function of the heap and the code,
+//! and band numbers are handed out in an order that depends on nothing
+//! else.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::io::{self, Write};
 
 use crate::gc::{Heap, Info, Tag};
+use crate::machine::CostCentreMode;
 use crate::machine::accounting::Accounting;
 use crate::machine::code::{Code, ExprCode, VarRef};
+use crate::profile::cost_centre::CostCentreTable;
 use crate::profile::one_line;
 use crate::stg::syntax::Flag;
 
@@ -20,47 +36,502 @@ pub enum HeapProfileBy {
     Descr,
 }
 
-/// One census: the step it was taken at, and live bytes per group (sorted
-/// by group name, so output is deterministic).
+/// GHC's default for `-L`: the longest cost-centre-stack band name, not
+/// counting its `(n)` prefix.
+pub const DEFAULT_LABEL_LENGTH: usize = 25;
+
+/// The shortest `--heap-label-length`: room for one character and `...`.
+pub const MIN_LABEL_LENGTH: usize = 4;
+
+/// The longest `--heap-label-length` (hp2ps reads names of at most 4,999
+/// characters).
+pub const MAX_LABEL_LENGTH: usize = 4096;
+
+/// Default budget for the heap profile's files together (1 GiB).
+pub const DEFAULT_MAX_BYTES: u64 = 1 << 30;
+
+/// The longest band name written in any mode (a flat-mode `scc` label may
+/// be any string; hp2ps reads at most 4,999 characters of a name).
+const MAX_NAME_BYTES: usize = 1000;
+
+/// Settings of a heap profile besides its grouping
+/// ([`crate::machine::RunOptions::heap_profile_options`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Sample {
-    pub step: u64,
-    pub groups: Vec<(String, u64)>,
+pub struct HeapProfileOptions {
+    /// The `.hp` header's `JOB` (the program's name).
+    pub job: String,
+    /// The `.hp` header's `DATE` (a fixed text for reproducible output).
+    pub date: String,
+    /// Longest stacks-mode band name (`--heap-label-length`, GHC's `-L`);
+    /// 0 means [`DEFAULT_LABEL_LENGTH`].
+    pub label_length: usize,
+    /// Most bytes the `.hp` text and the stacks listing may take together
+    /// (`--max-heap-profile`); 0 means [`DEFAULT_MAX_BYTES`].
+    pub max_bytes: u64,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct HeapProfile {
-    pub samples: Vec<Sample>,
+/// Where a heap profile is written as the run goes: the `.hp` text, and
+/// the listing of the stacks its stacks-mode bands are named after.
+pub struct HeapProfileSink<'w> {
+    pub hp: &'w mut dyn Write,
+    pub stacks: &'w mut dyn Write,
 }
 
-impl HeapProfile {
+enum Output<'w> {
+    /// Kept in memory, for [`HeapProfileSummary::hp_text`].
+    Memory {
+        hp: Vec<u8>,
+        stacks: Vec<u8>,
+    },
+    Sink(HeapProfileSink<'w>),
+}
+
+/// What a heap profile came to, at the end of the run.
+#[derive(Debug, Default)]
+pub struct HeapProfileSummary {
+    /// The `.hp` text, when it was kept in memory ([`crate::machine::run`]).
+    pub hp_text: Option<String>,
+    /// The stacks listing, likewise (empty outside stacks mode's `cc`).
+    pub stacks_text: Option<String>,
+    /// Censuses written.
+    pub censuses: u64,
+    /// Bytes of the `.hp` text and of the stacks listing.
+    pub hp_bytes: u64,
+    pub stacks_bytes: u64,
+    /// Whether the bands are stacks listed in the stacks listing.
+    pub lists_stacks: bool,
+    /// The step of the census the size budget stopped (none after it was
+    /// taken), and the budget.
+    pub budget_reached: Option<(u64, u64)>,
+    /// The first write that failed (no census was written after it).
+    pub error: Option<io::Error>,
+}
+
+impl HeapProfileSummary {
+    /// The warning to show when the size budget stopped the censuses.
+    pub fn budget_warning(&self) -> Option<String> {
+        let (step, max) = self.budget_reached?;
+        Some(format!(
+            "the heap profile reached its size limit ({max} bytes, --max-heap-profile) at \
+             step {step}: no census was taken from there on; raise --heap-interval to take \
+             fewer, or --max-heap-profile to allow more"
+        ))
+    }
+}
+
+/// A band: a group of closures as named in the file.
+type BandId = u32;
+
+/// Takes censuses and writes them out (see the module doc).
+pub struct HeapProfiler<'w> {
+    by: HeapProfileBy,
+    stacks_mode: bool,
+    label_length: usize,
+    max_bytes: u64,
+    out: Output<'w>,
+    /// Bytes written so far to each output.
+    hp_bytes: u64,
+    stacks_bytes: u64,
+    censuses: u64,
+    last_step: Option<u64>,
+    budget_reached: Option<(u64, u64)>,
+    error: Option<io::Error>,
+    /// The band of each group key seen so far ([`group_key`]).
+    band_of: HashMap<u64, BandId>,
+    /// Band names, by band id, and the band of each name.
+    names: Vec<String>,
+    by_name: HashMap<String, BandId>,
+    /// One census's bytes per group key, with a closure of the group.
+    counts: HashMap<u64, (Info, u64)>,
+}
+
+impl<'w> HeapProfiler<'w> {
+    /// A profile kept in memory (its text is in the summary).
+    pub fn in_memory(
+        by: HeapProfileBy,
+        mode: CostCentreMode,
+        options: &HeapProfileOptions,
+    ) -> HeapProfiler<'w> {
+        HeapProfiler::new(
+            by,
+            mode,
+            options,
+            Output::Memory {
+                hp: Vec::new(),
+                stacks: Vec::new(),
+            },
+        )
+    }
+
+    /// A profile written to `sink` as the run goes.
+    pub fn to_sink(
+        by: HeapProfileBy,
+        mode: CostCentreMode,
+        options: &HeapProfileOptions,
+        sink: HeapProfileSink<'w>,
+    ) -> HeapProfiler<'w> {
+        HeapProfiler::new(by, mode, options, Output::Sink(sink))
+    }
+
+    fn new(
+        by: HeapProfileBy,
+        mode: CostCentreMode,
+        options: &HeapProfileOptions,
+        out: Output<'w>,
+    ) -> HeapProfiler<'w> {
+        let mut p = HeapProfiler {
+            by,
+            stacks_mode: mode == CostCentreMode::Stacks && by == HeapProfileBy::CostCentre,
+            label_length: match options.label_length {
+                0 => DEFAULT_LABEL_LENGTH,
+                n => n.clamp(MIN_LABEL_LENGTH, MAX_LABEL_LENGTH),
+            },
+            max_bytes: match options.max_bytes {
+                0 => DEFAULT_MAX_BYTES,
+                n => n,
+            },
+            out,
+            hp_bytes: 0,
+            stacks_bytes: 0,
+            censuses: 0,
+            last_step: None,
+            budget_reached: None,
+            error: None,
+            band_of: HashMap::new(),
+            names: Vec::new(),
+            by_name: HashMap::new(),
+            counts: HashMap::new(),
+        };
+        let header = hp_header(&options.job, &options.date);
+        let listing = if p.stacks_mode {
+            format!(
+                "# The cost-centre stacks of the bands of {}.hp, outermost first: \
+                 band<TAB>stack\n",
+                one_line(&options.job)
+            )
+        } else {
+            String::new()
+        };
+        p.write(header.as_bytes(), listing.as_bytes());
+        p
+    }
+
+    /// Whether censuses are still taken (not after the size budget was
+    /// reached or a write failed). The engines skip a census's collection
+    /// when not.
+    pub fn active(&self) -> bool {
+        self.budget_reached.is_none() && self.error.is_none()
+    }
+
     /// Was the last census taken at `step`? The engines take their final
     /// census only if not: the heap is then the same, and a run that ends
     /// on a census step has one sample there, not two.
     pub fn has_sample_at(&self, step: u64) -> bool {
-        self.samples.last().is_some_and(|s| s.step == step)
+        self.last_step == Some(step)
     }
 
-    /// GHC's `.hp` text. `job` is the program's name; `date` is free text
-    /// (pass a fixed string for reproducible output).
-    pub fn to_hp(&self, job: &str, date: &str) -> String {
-        let mut s = format!(
-            "JOB \"{}\"\nDATE \"{}\"\nSAMPLE_UNIT \"steps\"\nVALUE_UNIT \"bytes\"\n",
-            one_line(job).replace('"', "'"),
-            one_line(date).replace('"', "'")
-        );
-        // Sample times are written with a decimal point, as GHC writes
-        // them: hp2ps reads a floating-point number after BEGIN_SAMPLE and
-        // refuses `BEGIN_SAMPLE 0`.
-        for sample in &self.samples {
-            s.push_str(&format!("BEGIN_SAMPLE {}.0\n", sample.step));
-            for (g, bytes) in &sample.groups {
-                s.push_str(&format!("{}\t{}\n", one_line(g), bytes));
-            }
-            s.push_str(&format!("END_SAMPLE {}.0\n", sample.step));
+    /// A census of the heap as it is (call it right after a collection, so
+    /// that only live closures are counted), written out at once. Static
+    /// closures are left out, as GHC does; what a CAF evaluates to is
+    /// counted.
+    pub fn census(&mut self, heap: &Heap, code: &Code, acct: &Accounting, step: u64) {
+        if !self.active() {
+            return;
         }
-        s
+        let by = self.by;
+        let mut counts = std::mem::take(&mut self.counts);
+        counts.clear();
+        heap.walk(&mut |_, info, cc| {
+            if matches!(info.tag, Tag::Ind | Tag::Forward) || is_static(code, info) {
+                return;
+            }
+            let key = group_key(by, info, cc);
+            counts.entry(key).or_insert((info, 0)).1 += info.size() as u64 * 8;
+        });
+        // New groups get their bands in an order that does not depend on
+        // the hash map's or on the order stacks were interned in.
+        let mut new: Vec<(Vec<u32>, u64, Info)> = counts
+            .iter()
+            .filter(|(k, _)| !self.band_of.contains_key(k))
+            .map(|(&k, &(info, _))| (self.order_key(k, info, acct), k, info))
+            .collect();
+        new.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
+        let mut listing = String::new();
+        for (_, key, info) in new {
+            let band = self.new_band(key, info, code, acct, &mut listing);
+            self.band_of.insert(key, band);
+        }
+        let mut lines: Vec<(BandId, u64)> = Vec::with_capacity(counts.len());
+        for (key, (_, bytes)) in &counts {
+            lines.push((self.band_of[key], *bytes));
+        }
+        self.counts = counts;
+        // Groups of one name (descriptions, kinds) are one band.
+        lines.sort_unstable();
+        lines.dedup_by(|b, a| {
+            let same = a.0 == b.0;
+            if same {
+                a.1 += b.1;
+            }
+            same
+        });
+        let mut text = format!("BEGIN_SAMPLE {step}.0\n");
+        for (band, bytes) in lines {
+            text.push_str(&self.names[band as usize]);
+            text.push('\t');
+            text.push_str(&bytes.to_string());
+            text.push('\n');
+        }
+        text.push_str(&format!("END_SAMPLE {step}.0\n"));
+        let total = self.hp_bytes + self.stacks_bytes + (text.len() + listing.len()) as u64;
+        if total > self.max_bytes {
+            self.budget_reached = Some((step, self.max_bytes));
+            return;
+        }
+        self.write(text.as_bytes(), listing.as_bytes());
+        if self.error.is_none() {
+            self.censuses += 1;
+            self.last_step = Some(step);
+        }
     }
+
+    /// What orders new groups: a stack's cost centres from the outside
+    /// in, a cost centre's id, or a closure's tag and index.
+    fn order_key(&self, key: u64, info: Info, acct: &Accounting) -> Vec<u32> {
+        match self.by {
+            HeapProfileBy::CostCentre if self.stacks_mode => acct.stacks.elements(key as u32),
+            HeapProfileBy::CostCentre => vec![key as u32],
+            HeapProfileBy::Kind | HeapProfileBy::Descr => vec![info.tag as u32, info.index],
+        }
+    }
+
+    /// The band for a group seen for the first time; a stack's whole name
+    /// goes to `listing`.
+    fn new_band(
+        &mut self,
+        key: u64,
+        info: Info,
+        code: &Code,
+        acct: &Accounting,
+        listing: &mut String,
+    ) -> BandId {
+        let table = &code.cost_centres;
+        let next = self.names.len() as BandId;
+        let name = match self.by {
+            HeapProfileBy::Kind => kind(code, info).to_string(),
+            HeapProfileBy::Descr => descr(code, info),
+            HeapProfileBy::CostCentre if self.stacks_mode => {
+                let elements = acct.stacks.elements(key as u32);
+                let name = stack_band_name(&elements, next + 1, table, self.label_length);
+                listing.push_str(&name);
+                listing.push('\t');
+                listing.push_str(&one_line(&acct.name(key as u32, table)));
+                listing.push('\n');
+                name
+            }
+            HeapProfileBy::CostCentre => acct.name(key as u32, table),
+        };
+        let name = hp_name(&name);
+        // Descriptions and kinds of one name are one band; cost centres
+        // (whose names may meet once made readable by hp2ps) never.
+        let merge = matches!(self.by, HeapProfileBy::Kind | HeapProfileBy::Descr);
+        let mut unique = name.clone();
+        let mut n = 1;
+        loop {
+            match self.by_name.entry(unique) {
+                Entry::Occupied(e) if merge => return *e.get(),
+                Entry::Occupied(_) => {
+                    n += 1;
+                    unique = format!("{name}~{n}");
+                }
+                Entry::Vacant(e) => {
+                    self.names.push(e.key().clone());
+                    e.insert(next);
+                    return next;
+                }
+            }
+        }
+    }
+
+    /// Writes to both outputs, counting bytes; the first failure is kept
+    /// and stops the profile.
+    fn write(&mut self, hp: &[u8], stacks: &[u8]) {
+        if self.error.is_some() {
+            return;
+        }
+        let result = match &mut self.out {
+            Output::Memory { hp: h, stacks: s } => {
+                h.extend_from_slice(hp);
+                s.extend_from_slice(stacks);
+                Ok(())
+            }
+            Output::Sink(sink) => sink
+                .hp
+                .write_all(hp)
+                .and_then(|_| sink.stacks.write_all(stacks)),
+        };
+        match result {
+            Ok(()) => {
+                self.hp_bytes += hp.len() as u64;
+                self.stacks_bytes += stacks.len() as u64;
+            }
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    /// Flushes the outputs and says what was written.
+    pub fn finish(mut self) -> HeapProfileSummary {
+        let (hp_text, stacks_text) = match &mut self.out {
+            Output::Memory { hp, stacks } => (
+                Some(String::from_utf8_lossy(hp).into_owned()),
+                Some(String::from_utf8_lossy(stacks).into_owned()),
+            ),
+            Output::Sink(sink) => {
+                if self.error.is_none()
+                    && let Err(e) = sink.hp.flush().and_then(|_| sink.stacks.flush())
+                {
+                    self.error = Some(e);
+                }
+                (None, None)
+            }
+        };
+        HeapProfileSummary {
+            hp_text,
+            stacks_text,
+            censuses: self.censuses,
+            hp_bytes: self.hp_bytes,
+            stacks_bytes: self.stacks_bytes,
+            lists_stacks: self.stacks_mode,
+            budget_reached: self.budget_reached,
+            error: self.error,
+        }
+    }
+}
+
+/// Is this one of the top-level bindings' static closures (not counted)?
+fn is_static(code: &Code, info: Info) -> bool {
+    matches!(info.tag, Tag::Lambda | Tag::BlackHole | Tag::Entered)
+        && code
+            .lambdas
+            .get(info.index as usize)
+            .is_some_and(|l| l.top_level)
+}
+
+/// The group a closure is counted in, as a number: its cost centre or
+/// stack, or (kinds and descriptions, named from it) its tag and index.
+fn group_key(by: HeapProfileBy, info: Info, cc: u32) -> u64 {
+    match by {
+        HeapProfileBy::CostCentre => cc as u64,
+        HeapProfileBy::Kind | HeapProfileBy::Descr => {
+            // A black hole or an entered closure is described by its
+            // lambda, as the closure it was.
+            let tag = match info.tag {
+                Tag::Lambda | Tag::BlackHole | Tag::Entered if by == HeapProfileBy::Descr => {
+                    Tag::Lambda
+                }
+                t => t,
+            };
+            ((tag as u64) << 32) | info.index as u64
+        }
+    }
+}
+
+/// The `.hp` header. `job` is the program's name; `date` is free text.
+fn hp_header(job: &str, date: &str) -> String {
+    format!(
+        "JOB \"{}\"\nDATE \"{}\"\nSAMPLE_UNIT \"steps\"\nVALUE_UNIT \"bytes\"\n",
+        one_line(job).replace('"', "'"),
+        one_line(date).replace('"', "'")
+    )
+}
+
+/// A band name as `hp2ps` reads one: a name runs to the first white space,
+/// one that begins with a digit or `"` reads as a number or a string, and
+/// the format's keywords are keywords. So white space and control
+/// characters become `_`, such a first character gets a `_` before it, a
+/// keyword one after it, and a name longer than [`MAX_NAME_BYTES`] is cut
+/// with `...`. Other names are left as they are.
+pub fn hp_name(name: &str) -> String {
+    const KEYWORDS: [&str; 7] = [
+        "JOB",
+        "DATE",
+        "SAMPLE_UNIT",
+        "VALUE_UNIT",
+        "MARK",
+        "BEGIN_SAMPLE",
+        "END_SAMPLE",
+    ];
+    let mut out = String::with_capacity(name.len() + 1);
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit() || c == '"') {
+        out.push('_');
+    }
+    for c in name.chars() {
+        if out.len() + c.len_utf8() > MAX_NAME_BYTES - 3 {
+            out.push_str("...");
+            break;
+        }
+        out.push(if c.is_whitespace() || c.is_control() {
+            '_'
+        } else {
+            c
+        });
+    }
+    if KEYWORDS.contains(&out.as_str()) {
+        out.push('_');
+    }
+    out
+}
+
+/// A stacks-mode band name as GHC's RTS writes one for `-hc`
+/// (`fprint_ccs` in rts/ProfHeap.c): the stack `MAIN` alone is `MAIN`;
+/// any other is `(n)` followed by its cost centres from the innermost
+/// out, `MAIN` left out, separated by `/`, each by its label alone but a
+/// `CAF` as `Module.CAF`. When the name (not counting `(n)`) would reach
+/// `max + 1` bytes, it is cut to `max - 4` bytes and `...` is added
+/// (cut at a character boundary where a label is not ASCII). So a name
+/// is at most `max` bytes, and at most `max - 1` when cut.
+pub fn stack_band_name(elements: &[u32], n: u32, table: &CostCentreTable, max: usize) -> String {
+    use crate::profile::cost_centre::MAIN_CC;
+    if elements == [MAIN_CC] {
+        return "MAIN".to_string();
+    }
+    let inner_out: Vec<u32> = elements
+        .iter()
+        .rev()
+        .copied()
+        .take_while(|&c| c != MAIN_CC)
+        .collect();
+    let mut buf = String::new();
+    let end = max + 1;
+    for (i, &cc) in inner_out.iter().enumerate() {
+        let label = table.name(cc);
+        if label == "CAF" {
+            let module = table
+                .cost_centres
+                .get(cc as usize - 1)
+                .and_then(|d| table.modules.get(d.module as usize - 1))
+                .map_or("?", |m| m.as_str());
+            buf.push_str(module);
+            buf.push_str(".CAF");
+        } else {
+            buf.push_str(label);
+        }
+        // (GHC puts no `/` after a `CAF`, which is outermost in its stacks;
+        // here too, but for a stack that goes on, the `/` keeps it readable.)
+        if i + 1 < inner_out.len() {
+            buf.push('/');
+        }
+        if buf.len() >= end {
+            let mut cut = max.saturating_sub(4);
+            while !buf.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            buf.truncate(cut);
+            buf.push_str("...");
+            break;
+        }
+    }
+    format!("({n}){buf}")
 }
 
 /// A `.hp` header's DATE for `secs` seconds since the Unix epoch, as GHC
@@ -136,43 +607,6 @@ pub fn descr(code: &Code, info: Info) -> String {
             }
             "UNKNOWN".to_string()
         }
-    }
-}
-
-/// A census of the heap as it is (call it right after a collection so that
-/// only live closures are counted). Static closures are left out, as GHC
-/// does; what a CAF evaluates to is counted.
-pub fn census(heap: &Heap, code: &Code, acct: &Accounting, by: HeapProfileBy, step: u64) -> Sample {
-    let mut groups: BTreeMap<String, u64> = BTreeMap::new();
-    heap.walk(&mut |_, info, cc| {
-        if matches!(info.tag, Tag::Ind | Tag::Forward) {
-            return;
-        }
-        // Static closures (the top-level bindings themselves) are not counted.
-        if matches!(info.tag, Tag::Lambda | Tag::BlackHole | Tag::Entered)
-            && code
-                .lambdas
-                .get(info.index as usize)
-                .is_some_and(|l| l.top_level)
-        {
-            return;
-        }
-        let key = match by {
-            HeapProfileBy::Kind => kind(code, info).to_string(),
-            HeapProfileBy::Descr => descr(code, info),
-            HeapProfileBy::CostCentre => {
-                // Innermost first, like GHC's `-hc` (`fib/main.f/main/CAF`).
-                let name = acct.name(cc, &code.cost_centres);
-                let mut parts: Vec<&str> = name.split(" > ").collect();
-                parts.reverse();
-                parts.join("/")
-            }
-        };
-        *groups.entry(key).or_insert(0) += info.size() as u64 * 8;
-    });
-    Sample {
-        step,
-        groups: groups.into_iter().collect(),
     }
 }
 

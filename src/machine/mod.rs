@@ -120,6 +120,8 @@ pub struct RunOptions {
     pub heap_profile: Option<heap_profile::HeapProfileBy>,
     /// Steps between censuses (`--heap-interval`); 0 means 100,000.
     pub heap_interval: u64,
+    /// The heap profile's header, band names and size budget.
+    pub heap_profile_options: heap_profile::HeapProfileOptions,
     /// No profile is wanted: the fast engine skips its counters (the
     /// profile it returns is then empty). Off by default, so a default
     /// `RunOptions` profiles; the CLI sets it unless --profile or
@@ -533,13 +535,16 @@ pub struct RunResult {
     pub error: Option<RuntimeError>,
     pub profile: Profile,
     pub stats: Stats,
-    /// The censuses, when `RunOptions::heap_profile` asked for them; write
-    /// `<program>.hp` with [`heap_profile::HeapProfile::to_hp`].
-    pub heap_profile: Option<heap_profile::HeapProfile>,
+    /// What the heap profile came to, when `RunOptions::heap_profile` asked
+    /// for one: with its text, from [`run`]; written to the sink, from
+    /// [`run_with_heap_sink`].
+    pub heap_profile: Option<heap_profile::HeapProfileSummary>,
 }
 
 /// Run `program`: evaluate `main`, print its value to `out` as it is forced
-/// (LANGUAGE.md "The result"), write a trace to `trace` if asked.
+/// (LANGUAGE.md "The result"), write a trace to `trace` if asked. A heap
+/// profile, if asked for, is kept in memory: its text is in
+/// [`RunResult::heap_profile`].
 pub fn run(
     program: &Program,
     sources: &SourceMap,
@@ -547,33 +552,84 @@ pub fn run(
     out: &mut dyn Write,
     trace: &mut dyn Write,
 ) -> RunResult {
+    run_with(program, sources, options, out, trace, None)
+}
+
+/// [`run`], writing the heap profile (if asked for) to `sink` as each
+/// census is taken.
+pub fn run_with_heap_sink(
+    program: &Program,
+    sources: &SourceMap,
+    options: &RunOptions,
+    out: &mut dyn Write,
+    trace: &mut dyn Write,
+    sink: heap_profile::HeapProfileSink<'_>,
+) -> RunResult {
+    run_with(program, sources, options, out, trace, Some(sink))
+}
+
+/// The heap profiler `options` ask for, writing to `sink` (in memory
+/// without one).
+pub(crate) fn heap_profiler<'w>(
+    options: &RunOptions,
+    sink: Option<heap_profile::HeapProfileSink<'w>>,
+) -> Option<heap_profile::HeapProfiler<'w>> {
+    let by = options.heap_profile?;
+    let settings = &options.heap_profile_options;
+    Some(match sink {
+        Some(sink) => heap_profile::HeapProfiler::to_sink(by, options.cost_centres, settings, sink),
+        None => heap_profile::HeapProfiler::in_memory(by, options.cost_centres, settings),
+    })
+}
+
+/// `sink` taken apart and built again, so that the writers' lifetime can
+/// be shortened to the code's (a `&mut` to a writer cannot be shortened
+/// where it stands).
+pub(crate) fn shorten<'s, 'l: 's>(
+    sink: Option<heap_profile::HeapProfileSink<'l>>,
+) -> Option<heap_profile::HeapProfileSink<'s>> {
+    sink.map(
+        |heap_profile::HeapProfileSink { hp, stacks }| heap_profile::HeapProfileSink { hp, stacks },
+    )
+}
+
+fn run_with(
+    program: &Program,
+    sources: &SourceMap,
+    options: &RunOptions,
+    out: &mut dyn Write,
+    trace: &mut dyn Write,
+    sink: Option<heap_profile::HeapProfileSink<'_>>,
+) -> RunResult {
     if options.trace == Some(TraceFormat::Json) {
-        return explain::run(program, sources, options, out, trace, None).result;
+        return explain::run_with_heap_sink(program, sources, options, out, trace, None, sink)
+            .result;
     }
     let code = match lower_for_run(program, sources) {
         Ok(code) => code,
         Err(failed) => return *failed,
     };
+    let heap = heap_profiler(options, shorten(sink));
     if options.engine == Engine::Fast && options.trace.is_none() {
         // Two builds of the fast engine: without profiling, the loop has no
         // counting code at all.
         return if options.no_profile {
             run_fast(
-                fast::Machine::<false>::new(&code, sources, options),
+                fast::Machine::<false>::new(&code, sources, options).with_heap_profiler(heap),
                 options,
                 out,
                 trace,
             )
         } else {
             run_fast(
-                fast::Machine::<true>::new(&code, sources, options),
+                fast::Machine::<true>::new(&code, sources, options).with_heap_profiler(heap),
                 options,
                 out,
                 trace,
             )
         };
     }
-    let mut m = reference::Machine::new(&code, sources, options);
+    let mut m = reference::Machine::new(&code, sources, options).with_heap_profiler(heap);
     let error = m.run(out, trace).err();
     let _ = out.flush();
     let _ = trace.flush();
@@ -581,7 +637,7 @@ pub fn run(
         error,
         profile: m.profile(options.reproducible),
         stats: m.stats(),
-        heap_profile: m.take_heap_profile(),
+        heap_profile: m.finish_heap_profile(),
     }
 }
 
@@ -640,6 +696,6 @@ fn run_fast<const PROF: bool>(
         error,
         profile: m.profile(options.reproducible),
         stats: m.stats(),
-        heap_profile: m.take_heap_profile(),
+        heap_profile: m.finish_heap_profile(),
     }
 }

@@ -32,7 +32,7 @@ use crate::gc::{Addr, Heap, HeapExhausted, Info, Roots, Tag, Value, closure_word
 use crate::machine::accounting::Accounting;
 use crate::machine::code::*;
 use crate::machine::common;
-use crate::machine::heap_profile::{self, HeapProfile, HeapProfileBy};
+use crate::machine::heap_profile::{HeapProfileSummary, HeapProfiler};
 use crate::machine::primitives;
 use crate::machine::result::{Halted, ResultPrinter};
 use crate::machine::{
@@ -279,10 +279,10 @@ pub struct Machine<'a> {
     row_cc: Option<u32>,
     /// Counters, stacks and the profile (shared with the fast engine).
     acct: Accounting,
-    heap_by: Option<HeapProfileBy>,
+    /// The heap profile's censuses (`--heap-profile`), written as taken.
+    heap_profile: Option<HeapProfiler<'a>>,
     heap_interval: u64,
     next_census: u64,
-    heap_profile: HeapProfile,
     steps: u64,
     max_steps: Option<u64>,
     /// Ctrl-C: looked at before a rule is selected, every so many steps.
@@ -300,7 +300,16 @@ pub struct Machine<'a> {
 }
 
 impl<'a> Machine<'a> {
+    /// This machine with `heap_profile` taking its censuses instead of the
+    /// one kept in memory that [`Machine::new`] makes when
+    /// `RunOptions::heap_profile` asks for one.
+    pub fn with_heap_profiler(mut self, heap_profile: Option<HeapProfiler<'a>>) -> Self {
+        self.heap_profile = heap_profile;
+        self
+    }
+
     pub fn new(code: &'a Code, sources: &'a SourceMap, options: &RunOptions) -> Machine<'a> {
+        let heap_profile = crate::machine::heap_profiler(options, None);
         let acct = Accounting::new(options.cost_centres);
         let main_entry = acct.main_entry;
         Machine {
@@ -318,14 +327,13 @@ impl<'a> Machine<'a> {
             cc: main_entry,
             row_cc: None,
             acct,
-            heap_by: options.heap_profile,
+            heap_profile,
             heap_interval: if options.heap_interval == 0 {
                 100_000
             } else {
                 options.heap_interval
             },
             next_census: 0,
-            heap_profile: HeapProfile::default(),
             steps: 0,
             max_steps: options.max_steps,
             interrupt: common::Interrupt::new(options.interrupt),
@@ -854,7 +862,7 @@ impl<'a> Machine<'a> {
             self.row_cc = None;
         }
         self.tell(rule.name(), |o, m| o.stepped(m, rule))?;
-        if self.heap_by.is_some() && self.steps >= self.next_census {
+        if self.heap_profile.is_some() && self.steps >= self.next_census {
             self.census();
         }
         Ok(Some(rule))
@@ -1465,7 +1473,11 @@ impl<'a> Machine<'a> {
     pub fn run(&mut self, out: &mut dyn Write, trace: &mut dyn Write) -> Result<(), RuntimeError> {
         self.started = Instant::now();
         let r = self.run_inner(out, trace);
-        if self.heap_by.is_some() && !self.heap_profile.has_sample_at(self.steps) {
+        if self
+            .heap_profile
+            .as_ref()
+            .is_some_and(|h| !h.has_sample_at(self.steps))
+        {
             self.census();
         }
         let ended = self.tell("-", |o, m| o.ended(m, r.as_ref().err()));
@@ -1474,18 +1486,22 @@ impl<'a> Machine<'a> {
 
     /// Collect, then take a census of the live heap (heap profiles).
     fn census(&mut self) {
-        let Some(by) = self.heap_by else { return };
+        if !self.heap_profile.as_ref().is_some_and(|h| h.active()) {
+            self.next_census = u64::MAX;
+            return;
+        }
         // A collection with nothing requested cannot fail for lack of room.
         let _ = self.collecting(|heap, roots| heap.collect(0, roots));
-        let sample = heap_profile::census(&self.heap, self.code, &self.acct, by, self.steps);
-        self.heap_profile.samples.push(sample);
-        self.next_census = self.steps + self.heap_interval;
+        if let Some(h) = &mut self.heap_profile {
+            h.census(&self.heap, self.code, &self.acct, self.steps);
+        }
+        self.next_census = self.steps.saturating_add(self.heap_interval);
         self.interrupt.look_soon(self.steps);
     }
 
-    /// The heap profile, when one was asked for.
-    pub fn take_heap_profile(&mut self) -> Option<HeapProfile> {
-        self.heap_by.map(|_| std::mem::take(&mut self.heap_profile))
+    /// What the heap profile came to, when one was asked for.
+    pub fn finish_heap_profile(&mut self) -> Option<HeapProfileSummary> {
+        self.heap_profile.take().map(HeapProfiler::finish)
     }
 
     fn run_inner(
@@ -1494,7 +1510,7 @@ impl<'a> Machine<'a> {
         trace: &mut dyn Write,
     ) -> Result<(), RuntimeError> {
         self.init_globals()?;
-        if self.heap_by.is_some() {
+        if self.heap_profile.is_some() {
             self.census();
         }
         self.tell("-", |o, m| o.started(m))?;

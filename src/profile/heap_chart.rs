@@ -16,7 +16,7 @@
 //! each band's name, peak and time of peak in a tooltip (`<title>`).
 //! Output depends on the file alone (no clock, no randomness).
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::fmt::Write;
 
 use super::markup_text;
@@ -24,26 +24,54 @@ use super::markup_text;
 /// The largest time or value read (about 2^60).
 const MAX_NUMBER: f64 = 1e18;
 
-/// Bands drawn before the rest are merged into `OTHER` (`hp2ps`'s default).
+/// Bands drawn before the rest are merged into `OTHER` (`hp2ps`'s
+/// default; `--top`).
 pub const MAX_BANDS: usize = 20;
 
-/// One heap profile as read.
+/// The most bands `--top` may ask for.
+pub const MAX_TOP: usize = 1000;
+
+/// One heap profile as read: every band value of every complete sample,
+/// held sparsely (a band absent from a sample takes no room), so memory
+/// is linear in the file's size whatever its numbers of samples and bands.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct HeapFile {
     pub job: String,
     pub date: String,
     pub sample_unit: String,
     pub value_unit: String,
-    /// Samples in time order.
-    pub samples: Vec<Sample>,
+    /// The samples' times, in time order.
+    pub times: Vec<f64>,
+    /// Band names, in order of first appearance.
+    pub bands: Vec<String>,
+    /// The band lines of the samples, in file order (so by sample).
+    pub values: Vec<BandValue>,
     /// The line of a last sample left without `END_SAMPLE` (a run killed
     /// while writing it, as GHC's file of an interrupted run ends), which
     /// is not drawn.
     pub cut_short: Option<usize>,
 }
 
-/// One sample: its time, and (band, value) in file order.
-pub type Sample = (f64, Vec<(String, f64)>);
+/// One band line: the sample it is in, the band (an index into
+/// [`HeapFile::bands`]) and its value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BandValue {
+    pub sample: u32,
+    pub band: u32,
+    pub value: f64,
+}
+
+impl HeapFile {
+    /// Sample `i`'s band lines, (name, value) in file order.
+    pub fn sample(&self, i: usize) -> Vec<(&str, f64)> {
+        let from = self.values.partition_point(|v| (v.sample as usize) < i);
+        let to = self.values.partition_point(|v| (v.sample as usize) <= i);
+        self.values[from..to]
+            .iter()
+            .map(|v| (self.bands[v.band as usize].as_str(), v.value))
+            .collect()
+    }
+}
 
 /// Reads `.hp` text.
 pub fn read_hp(text: &str) -> Result<HeapFile, String> {
@@ -52,8 +80,11 @@ pub fn read_hp(text: &str) -> Result<HeapFile, String> {
         value_unit: "bytes".into(),
         ..HeapFile::default()
     };
-    // The sample being read, the line it began on and its time as written.
-    let mut open: Option<(Sample, usize, &str)> = None;
+    // The band of each name read so far (names borrowed from `text`).
+    let mut band_of: HashMap<&str, u32> = HashMap::new();
+    // The sample being read: its time, the line it began on, its time as
+    // written, and the numbers of band lines and bands before it.
+    let mut open: Option<(f64, usize, &str, usize, usize)> = None;
     // The last sample's time as written.
     let mut last_time = "";
     // Messages quote numbers as written (an f64 would print
@@ -108,17 +139,17 @@ pub fn read_hp(text: &str) -> Result<HeapFile, String> {
                 number(rest, line, "MARK's time")?;
             }
             "BEGIN_SAMPLE" => {
-                if let Some((_, at, _)) = open {
+                if let Some((_, at, ..)) = open {
                     return Err(format!(
                         "line {line}: BEGIN_SAMPLE inside the sample begun on line {at}; \
                          end it with END_SAMPLE first"
                     ));
                 }
                 let t = number(rest, line, "BEGIN_SAMPLE's time")?;
-                open = Some(((t, Vec::new()), line, rest.trim()));
+                open = Some((t, line, rest.trim(), hp.values.len(), hp.bands.len()));
             }
             "END_SAMPLE" => {
-                let Some(((t, bands), _, begun)) = open.take() else {
+                let Some((t, _, begun, ..)) = open.take() else {
                     return Err(format!("line {line}: END_SAMPLE without a BEGIN_SAMPLE"));
                 };
                 let end = number(rest, line, "END_SAMPLE's time")?;
@@ -129,7 +160,7 @@ pub fn read_hp(text: &str) -> Result<HeapFile, String> {
                         quote(begun)
                     ));
                 }
-                if let Some((last, _)) = hp.samples.last()
+                if let Some(last) = hp.times.last()
                     && t < *last
                 {
                     return Err(format!(
@@ -139,17 +170,17 @@ pub fn read_hp(text: &str) -> Result<HeapFile, String> {
                         quote(last_time)
                     ));
                 }
-                hp.samples.push((t, bands));
+                hp.times.push(t);
                 last_time = begun;
             }
             _ => {
-                let Some(((_, bands), _, _)) = open.as_mut() else {
+                if open.is_none() {
                     return Err(format!(
                         "line {line}: `{}` is outside a sample: expected JOB, DATE, \
                          SAMPLE_UNIT, VALUE_UNIT, MARK or BEGIN_SAMPLE",
                         l.trim()
                     ));
-                };
+                }
                 let body = l.trim();
                 // (Looked at only on that last line: every other line goes
                 // straight to the checks below.)
@@ -175,7 +206,17 @@ pub fn read_hp(text: &str) -> Result<HeapFile, String> {
                         quote(&body[cut..])
                     ));
                 }
-                bands.push((body[..cut].trim_end().to_string(), value));
+                let name = body[..cut].trim_end();
+                let next = hp.bands.len() as u32;
+                let band = *band_of.entry(name).or_insert_with(|| {
+                    hp.bands.push(name.to_string());
+                    next
+                });
+                hp.values.push(BandValue {
+                    sample: hp.times.len() as u32,
+                    band,
+                    value,
+                });
             }
         }
     }
@@ -187,12 +228,14 @@ pub fn read_hp(text: &str) -> Result<HeapFile, String> {
     }
     // A file cut short in its last sample draws the samples before it;
     // with none complete there is nothing to draw.
-    if let Some((_, at, _)) = open {
-        if hp.samples.is_empty() {
+    if let Some((_, at, _, values, bands)) = open {
+        if hp.times.is_empty() {
             return Err(format!(
                 "the sample begun on line {at} has no END_SAMPLE (is the file cut short?)"
             ));
         }
+        hp.values.truncate(values);
+        hp.bands.truncate(bands);
         hp.cut_short = Some(at);
     }
     Ok(hp)
@@ -266,76 +309,175 @@ fn label(v: f64) -> String {
     }
 }
 
-/// The bands to draw, bottom first: (name, value at each sample).
-fn bands(hp: &HeapFile) -> Vec<(String, Vec<f64>)> {
-    let mut by_name: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
-    for (i, (_, groups)) in hp.samples.iter().enumerate() {
-        for (name, v) in groups {
-            by_name
-                .entry(name.as_str())
-                .or_insert_with(|| vec![0.0; hp.samples.len()])[i] += v;
+/// How `stg-prof heap` draws a chart: its title (the job and date when
+/// none), the number of bands before the rest are merged into `OTHER`,
+/// and its size in pixels.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChartOptions {
+    pub title: Option<String>,
+    pub top: usize,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// The smallest and largest `--width` and `--height`.
+pub const MIN_WIDTH: u32 = 480;
+pub const MIN_HEIGHT: u32 = 240;
+pub const MAX_SIZE: u32 = 20_000;
+
+impl Default for ChartOptions {
+    fn default() -> Self {
+        ChartOptions {
+            title: None,
+            top: MAX_BANDS,
+            width: 960,
+            height: 540,
         }
     }
-    let mut all: Vec<(String, Vec<f64>)> = by_name
-        .into_iter()
-        .map(|(n, vs)| (n.to_string(), vs))
-        .collect();
+}
+
+/// A band to draw: its name, and which of the file's bands it is (several,
+/// for `OTHER`).
+struct Drawn {
+    name: String,
+    members: Members,
+}
+
+enum Members {
+    One(u32),
+    /// Every band not drawn on its own.
+    Rest,
+}
+
+/// The bands to draw, bottom first: the `top` largest (by the sum of
+/// their values over the samples), or `top - 1` and `OTHER` when there
+/// are more, as `hp2ps` does.
+fn bands(hp: &HeapFile, top: usize) -> Vec<Drawn> {
+    let mut sums = vec![0.0f64; hp.bands.len()];
+    for v in &hp.values {
+        sums[v.band as usize] += v.value;
+    }
+    let mut order: Vec<u32> = (0..hp.bands.len() as u32).collect();
     // Largest sum first (the bottom band), ties by name.
-    let sum = |vs: &[f64]| vs.iter().sum::<f64>();
-    all.sort_by(|a, b| sum(&b.1).total_cmp(&sum(&a.1)).then(a.0.cmp(&b.0)));
-    if all.len() > MAX_BANDS {
-        let rest = all.split_off(MAX_BANDS - 1);
-        let mut other = vec![0.0; hp.samples.len()];
-        for (_, vs) in &rest {
-            for (o, v) in other.iter_mut().zip(vs) {
-                *o += v;
-            }
-        }
-        all.push((format!("OTHER ({} groups)", rest.len()), other));
+    order.sort_by(|&a, &b| {
+        sums[b as usize]
+            .total_cmp(&sums[a as usize])
+            .then_with(|| hp.bands[a as usize].cmp(&hp.bands[b as usize]))
+    });
+    let top = top.clamp(1, MAX_TOP);
+    let merged = order.len() > top;
+    if merged {
+        order.truncate(top - 1);
     }
-    all
+    let mut drawn: Vec<Drawn> = order
+        .into_iter()
+        .map(|b| Drawn {
+            name: hp.bands[b as usize].clone(),
+            members: Members::One(b),
+        })
+        .collect();
+    if merged {
+        drawn.push(Drawn {
+            name: format!("OTHER ({} groups)", hp.bands.len() - drawn.len()),
+            members: Members::Rest,
+        });
+    }
+    drawn
+}
+
+/// The chart of `hp` as an SVG document, drawn with the default options.
+pub fn svg(hp: &HeapFile) -> String {
+    svg_with(hp, &ChartOptions::default())
 }
 
 /// The chart of `hp` as an SVG document.
-pub fn svg(hp: &HeapFile) -> String {
-    const W: f64 = 960.0;
-    const H: f64 = 540.0;
+pub fn svg_with(hp: &HeapFile, options: &ChartOptions) -> String {
     const LEFT: f64 = 90.0;
     const TOP: f64 = 50.0;
-    const PLOT_W: f64 = 600.0;
-    const PLOT_H: f64 = 420.0;
-    let bands = bands(hp);
-    let n = hp.samples.len();
-    let times: Vec<f64> = hp.samples.iter().map(|s| s.0).collect();
+    const LEGEND_W: f64 = 270.0;
+    const ROW: f64 = 20.0;
+    let bands = bands(hp, options.top);
+    let n = hp.times.len();
+    let width = options.width.clamp(MIN_WIDTH, MAX_SIZE) as f64;
+    let plot_w = width - LEFT - LEGEND_W;
+    let plot_h = options.height.clamp(MIN_HEIGHT, MAX_SIZE) as f64 - TOP - 70.0;
+    // The legend may need more room than the plot: the picture grows.
+    let height = (TOP + plot_h + 70.0).max(TOP + bands.len() as f64 * ROW + 10.0);
+    let times = &hp.times;
     let (t0, t1) = match (times.first(), times.last()) {
         (Some(&a), Some(&b)) => (a.min(0.0), b),
         _ => (0.0, 1.0),
     };
     let span = if t1 > t0 { t1 - t0 } else { 1.0 };
-    let totals: Vec<f64> = (0..n).map(|i| bands.iter().map(|b| b.1[i]).sum()).collect();
+    // Which drawn band each of the file's bands is in.
+    let mut drawn_as = vec![None; hp.bands.len()];
+    let rest = bands
+        .iter()
+        .position(|b| matches!(b.members, Members::Rest));
+    for (k, b) in bands.iter().enumerate() {
+        if let Members::One(i) = b.members {
+            drawn_as[i as usize] = Some(k);
+        }
+    }
+    // Each drawn band's values, read from the sparse lines one band at a
+    // time: the lines' indices grouped by drawn band (a counting sort).
+    let mut starts = vec![0usize; bands.len() + 1];
+    let group = |v: &BandValue| drawn_as[v.band as usize].or(rest);
+    for v in &hp.values {
+        if let Some(k) = group(v) {
+            starts[k + 1] += 1;
+        }
+    }
+    for k in 0..bands.len() {
+        starts[k + 1] += starts[k];
+    }
+    let mut by_band = vec![0u32; starts[bands.len()]];
+    let mut fill = starts.clone();
+    for (i, v) in hp.values.iter().enumerate() {
+        if let Some(k) = group(v) {
+            by_band[fill[k]] = i as u32;
+            fill[k] += 1;
+        }
+    }
+    let series = |k: usize, out: &mut Vec<f64>| {
+        out.clear();
+        out.resize(n, 0.0);
+        for &i in &by_band[starts[k]..starts[k + 1]] {
+            let v = hp.values[i as usize];
+            out[v.sample as usize] += v.value;
+        }
+    };
+    let mut totals = vec![0.0; n];
+    for v in &hp.values {
+        totals[v.sample as usize] += v.value;
+    }
     let peak = totals.iter().copied().fold(0.0, f64::max);
+    drop(totals);
     let y_step = tick_step(peak, 5.0);
     let y_max = if peak > 0.0 {
         (peak / y_step).ceil() * y_step
     } else {
         1.0
     };
-    let x = |t: f64| LEFT + (t - t0) / span * PLOT_W;
-    let y = |v: f64| TOP + PLOT_H - v / y_max * PLOT_H;
+    let x = |t: f64| LEFT + (t - t0) / span * plot_w;
+    let y = |v: f64| TOP + plot_h - v / y_max * plot_h;
 
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{W}\" height=\"{H}\" \
-         viewBox=\"0 0 {W} {H}\" font-family=\"sans-serif\" font-size=\"12\">"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
+         viewBox=\"0 0 {width} {height}\" font-family=\"sans-serif\" font-size=\"12\">"
     );
-    let title = if hp.date.is_empty() {
-        markup_text(&hp.job)
-    } else {
-        format!("{} — {}", markup_text(&hp.job), markup_text(&hp.date))
+    let title = match &options.title {
+        Some(t) => markup_text(t),
+        None if hp.date.is_empty() => markup_text(&hp.job),
+        None => format!("{} — {}", markup_text(&hp.job), markup_text(&hp.date)),
     };
     let _ = writeln!(out, "<title>{title}</title>");
-    let _ = writeln!(out, "<rect width=\"{W}\" height=\"{H}\" fill=\"white\"/>");
+    let _ = writeln!(
+        out,
+        "<rect width=\"{width}\" height=\"{height}\" fill=\"white\"/>"
+    );
     let _ = writeln!(
         out,
         "<text x=\"{LEFT}\" y=\"28\" font-size=\"15\" font-weight=\"bold\">{title}</text>"
@@ -343,7 +485,7 @@ pub fn svg(hp: &HeapFile) -> String {
     let _ = writeln!(
         out,
         "<text x=\"{}\" y=\"28\" text-anchor=\"end\">peak {} {}</text>",
-        LEFT + PLOT_W,
+        LEFT + plot_w,
         label(peak),
         markup_text(&hp.value_unit)
     );
@@ -351,15 +493,24 @@ pub fn svg(hp: &HeapFile) -> String {
     // Bands, bottom first: each a polygon along its top edge at every
     // sample and back along its bottom edge.
     let mut below = vec![0.0; n];
+    let mut vs = Vec::with_capacity(n);
     out.push_str("<g stroke=\"white\" stroke-width=\"0.5\">\n");
-    for (k, (name, vs)) in bands.iter().enumerate() {
+    for (k, band) in bands.iter().enumerate() {
+        series(k, &mut vs);
         let colour = COLOURS[k % COLOURS.len()];
-        let mut points: Vec<String> = Vec::with_capacity(2 * n);
+        let _ = write!(
+            out,
+            "<polygon class=\"band\" data-band=\"{}\" fill=\"{colour}\" points=\"",
+            markup_text(&band.name)
+        );
         for i in 0..n {
-            points.push(format!("{:.2},{:.2}", x(times[i]), y(below[i] + vs[i])));
+            if i > 0 {
+                out.push(' ');
+            }
+            let _ = write!(out, "{:.2},{:.2}", x(times[i]), y(below[i] + vs[i]));
         }
         for i in (0..n).rev() {
-            points.push(format!("{:.2},{:.2}", x(times[i]), y(below[i])));
+            let _ = write!(out, " {:.2},{:.2}", x(times[i]), y(below[i]));
         }
         let (mut top_v, mut top_t) = (0.0, 0.0);
         for i in 0..n {
@@ -369,11 +520,8 @@ pub fn svg(hp: &HeapFile) -> String {
         }
         let _ = writeln!(
             out,
-            "<polygon class=\"band\" data-band=\"{}\" fill=\"{colour}\" points=\"{}\">\
-             <title>{}: peak {} {} at {} {}</title></polygon>",
-            markup_text(name),
-            points.join(" "),
-            markup_text(name),
+            "\"><title>{}: peak {} {} at {} {}</title></polygon>",
+            markup_text(&band.name),
             label(top_v),
             markup_text(&hp.value_unit),
             label(top_t),
@@ -389,8 +537,8 @@ pub fn svg(hp: &HeapFile) -> String {
     let _ = writeln!(
         out,
         "<g stroke=\"black\" fill=\"none\"><path d=\"M{LEFT},{TOP} V{} H{}\"/></g>",
-        TOP + PLOT_H,
-        LEFT + PLOT_W
+        TOP + plot_h,
+        LEFT + plot_w
     );
     let mut v = 0.0;
     // (At most about 10 ticks: y_max is a multiple of y_step near 5 of
@@ -408,9 +556,9 @@ pub fn svg(hp: &HeapFile) -> String {
         );
         v += y_step;
     }
-    let x_step = tick_step(span, 6.0);
+    let x_step = tick_step(span, (plot_w / 100.0).max(2.0));
     let mut t = (t0 / x_step).ceil() * x_step;
-    for _ in 0..100 {
+    for _ in 0..1000 {
         if t > t1 + x_step / 1e6 {
             break;
         }
@@ -418,7 +566,7 @@ pub fn svg(hp: &HeapFile) -> String {
             out,
             "<text x=\"{:.2}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
             x(t),
-            TOP + PLOT_H + 18.0,
+            TOP + plot_h + 18.0,
             label(t)
         );
         t += x_step;
@@ -426,22 +574,23 @@ pub fn svg(hp: &HeapFile) -> String {
     let _ = writeln!(
         out,
         "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
-        LEFT + PLOT_W / 2.0,
-        TOP + PLOT_H + 40.0,
+        LEFT + plot_w / 2.0,
+        TOP + plot_h + 40.0,
         markup_text(&hp.sample_unit)
     );
     let _ = writeln!(
         out,
         "<text transform=\"translate(24,{}) rotate(-90)\" text-anchor=\"middle\">{}</text>",
-        TOP + PLOT_H / 2.0,
+        TOP + plot_h / 2.0,
         markup_text(&hp.value_unit)
     );
 
     // Legend, top band first (the order the bands are stacked, read
     // downwards).
-    let lx = LEFT + PLOT_W + 24.0;
-    for (row, (k, (name, _))) in bands.iter().enumerate().rev().enumerate() {
-        let ly = TOP + row as f64 * 20.0;
+    let lx = LEFT + plot_w + 24.0;
+    for (row, (k, band)) in bands.iter().enumerate().rev().enumerate() {
+        let ly = TOP + row as f64 * ROW;
+        let name = &band.name;
         // Long names (cost-centre stacks) are cut to fit; the tooltip has
         // the whole name.
         let shown: String = if name.chars().count() > LEGEND_CHARS {
@@ -466,8 +615,8 @@ pub fn svg(hp: &HeapFile) -> String {
         let _ = writeln!(
             out,
             "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">no live data in any sample</text>",
-            LEFT + PLOT_W / 2.0,
-            TOP + PLOT_H / 2.0
+            LEFT + plot_w / 2.0,
+            TOP + plot_h / 2.0
         );
     }
     out.push_str("</svg>\n");

@@ -44,7 +44,8 @@ pub struct Outcome {
     pub error: Option<String>,
     pub steps: u64,
     pub profile: Vec<u8>,
-    /// The heap profile as `.hp` text, when one was asked for.
+    /// The heap profile as `.hp` text followed by its stacks listing, when
+    /// one was asked for.
     pub heap_profile: Option<String>,
     /// GC statistics: same allocations and roots give the same collections.
     pub gc: (u64, u64, u64, u64),
@@ -64,7 +65,10 @@ pub fn run_engine(l: &Loaded, engine: Engine, options: &RunOptions) -> Outcome {
         error: r.error.map(|e| e.to_string()),
         steps: r.stats.steps,
         profile: format::write(&r.profile),
-        heap_profile: r.heap_profile.map(|h| h.to_hp("job", "date")),
+        heap_profile: r.heap_profile.map(|h| {
+            let hp = h.hp_text.unwrap_or_default();
+            format!("{hp}{}", h.stacks_text.unwrap_or_default())
+        }),
         gc: (
             r.stats.bytes_allocated,
             r.stats.bytes_copied,

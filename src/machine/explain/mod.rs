@@ -93,6 +93,20 @@ pub fn run(
     trace: &mut dyn Write,
     page: Option<&str>,
 ) -> Explained {
+    run_with_heap_sink(program, sources, options, out, trace, page, None)
+}
+
+/// [`run`], writing the heap profile (if asked for) to `heap_sink` as each
+/// census is taken (in memory without one).
+pub fn run_with_heap_sink(
+    program: &Program,
+    sources: &SourceMap,
+    options: &RunOptions,
+    out: &mut dyn Write,
+    trace: &mut dyn Write,
+    page: Option<&str>,
+    heap_sink: Option<crate::machine::heap_profile::HeapProfileSink<'_>>,
+) -> Explained {
     let code = match crate::machine::lower_for_run(program, sources) {
         Ok(code) => code,
         Err(failed) => {
@@ -102,6 +116,7 @@ pub fn run(
             };
         }
     };
+    let heap = crate::machine::heap_profiler(options, crate::machine::shorten(heap_sink));
     let mut nothing = io::sink();
     let (text_trace, json_trace): (&mut dyn Write, Option<&mut dyn Write>) = match options.trace {
         Some(TraceFormat::Text) => (trace, None),
@@ -126,14 +141,16 @@ pub fn run(
             out,
             copy: printed.clone(),
         };
-        let mut m = reference::Machine::new(&code, sources, options).observed(&mut tracer);
+        let mut m = reference::Machine::new(&code, sources, options)
+            .with_heap_profiler(heap)
+            .observed(&mut tracer);
         let error = m.run(&mut tee, text_trace).err();
         let _ = tee.flush();
         let r = (
             error,
             m.profile(options.reproducible),
             m.stats(),
-            m.take_heap_profile(),
+            m.finish_heap_profile(),
         );
         drop(m);
         debug_assert_eq!(tracer.unknown_values(), 0, "the tracer lost a closure");

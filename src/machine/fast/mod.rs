@@ -73,7 +73,7 @@ use crate::gc::{Addr, Heap, Info, Roots, Tag, Value, closure_words, memory_limit
 use crate::machine::accounting::Accounting;
 use crate::machine::code::*;
 use crate::machine::common;
-use crate::machine::heap_profile::{self, HeapProfile, HeapProfileBy};
+use crate::machine::heap_profile::{HeapProfileSummary, HeapProfiler};
 use crate::machine::primitives;
 use crate::machine::result::{Halted, ResultPrinter};
 use crate::machine::{
@@ -406,7 +406,8 @@ pub struct Machine<'a, const PROF: bool> {
     tsc_hz: u64,
     tsc_overhead: u64,
     main_entry: u32,
-    heap_by: Option<HeapProfileBy>,
+    /// The heap profile's censuses (`--heap-profile`), written as taken.
+    heap_profile: Option<HeapProfiler<'a>>,
     heap_interval: u64,
     /// Step of the next census (`u64::MAX` without heap profiling).
     next_census: u64,
@@ -415,7 +416,6 @@ pub struct Machine<'a, const PROF: bool> {
     /// The first of `next_census` and `interrupt.next`: the loop head's one
     /// compare for both (and, with the step limit, the op loop's bound).
     next_event: u64,
-    heap_profile: HeapProfile,
     steps: u64,
     limit: u64,
     max_steps: Option<u64>,
@@ -471,7 +471,16 @@ fn desc_value(code: &Code, c: ConId, ws: &[Value]) -> String {
 }
 
 impl<'a, const PROF: bool> Machine<'a, PROF> {
+    /// This machine with `heap_profile` taking its censuses instead of the
+    /// one kept in memory that [`Machine::new`] makes when
+    /// `RunOptions::heap_profile` asks for one.
+    pub fn with_heap_profiler(mut self, heap_profile: Option<HeapProfiler<'a>>) -> Self {
+        self.heap_profile = heap_profile;
+        self
+    }
+
     pub fn new(code: &'a Code, sources: &'a SourceMap, options: &RunOptions) -> Machine<'a, PROF> {
+        let heap_profile = crate::machine::heap_profiler(options, None);
         let acct = Accounting::new(options.cost_centres);
         let main_entry = acct.main_entry;
         let max_stack = memory_limit::stack_limit(options.max_stack);
@@ -512,7 +521,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             tsc_hz: 0,
             tsc_overhead: 0,
             main_entry,
-            heap_by: options.heap_profile,
+            heap_profile,
             heap_interval: if options.heap_interval == 0 {
                 100_000
             } else {
@@ -522,7 +531,6 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             interrupt,
             // No census is due before `run_inner` takes the first one.
             next_event: interrupt.next,
-            heap_profile: HeapProfile::default(),
             steps: 0,
             limit: options.max_steps.unwrap_or(u64::MAX),
             max_steps: options.max_steps,
@@ -1027,7 +1035,11 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         }
         self.started = Instant::now();
         let r = self.run_inner(out);
-        if self.heap_by.is_some() && !self.heap_profile.has_sample_at(self.steps) {
+        if self
+            .heap_profile
+            .as_ref()
+            .is_some_and(|h| !h.has_sample_at(self.steps))
+        {
             self.census();
         }
         // Charge what is not yet charged.
@@ -1055,26 +1067,32 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// then count what is live.
     #[cold]
     fn census(&mut self) {
-        let Some(by) = self.heap_by else { return };
+        if !self.heap_profile.as_ref().is_some_and(|h| h.active()) {
+            self.next_census = u64::MAX;
+            self.next_event = self.next_census.min(self.interrupt.next);
+            return;
+        }
         if !matches!(self.s.ctl, Ctl::Eval(_)) {
             self.drop_dead_envs();
         }
         self.s.env = (self.env_base, self.env_len);
         let _ = self.heap.collect(0, &mut self.s);
-        let sample = heap_profile::census(&self.heap, self.code, &self.acct, by, self.steps);
-        self.heap_profile.samples.push(sample);
-        self.next_census = self.steps + self.heap_interval;
+        if let Some(h) = &mut self.heap_profile {
+            h.census(&self.heap, self.code, &self.acct, self.steps);
+        }
+        self.next_census = self.steps.saturating_add(self.heap_interval);
         self.interrupt.look_soon(self.steps);
         self.next_event = self.next_census.min(self.interrupt.next);
     }
 
-    pub fn take_heap_profile(&mut self) -> Option<HeapProfile> {
-        self.heap_by.map(|_| std::mem::take(&mut self.heap_profile))
+    /// What the heap profile came to, when one was asked for.
+    pub fn finish_heap_profile(&mut self) -> Option<HeapProfileSummary> {
+        self.heap_profile.take().map(HeapProfiler::finish)
     }
 
     fn run_inner(&mut self, out: &mut dyn Write) -> Result<(), RuntimeError> {
         self.init_globals()?;
-        if self.heap_by.is_some() {
+        if self.heap_profile.is_some() {
             self.census();
         }
         loop {
