@@ -205,8 +205,7 @@ impl<'w> HeapProfiler<'w> {
         let header = hp_header(&options.job, &options.date);
         let listing = if p.stacks_mode {
             format!(
-                "# The cost-centre stacks of the bands of {}.hp, outermost first: \
-                 band<TAB>stack\n",
+                "# The whole cost-centre stacks of the bands of {}.hp: band<TAB>stack\n",
                 one_line(&options.job)
             )
         } else {
@@ -323,9 +322,10 @@ impl<'w> HeapProfiler<'w> {
             HeapProfileBy::CostCentre if self.stacks_mode => {
                 let elements = acct.stacks.elements(key as u32);
                 let name = stack_band_name(&elements, next + 1, table, self.label_length);
-                listing.push_str(&name);
+                let whole = stack_band_name(&elements, next + 1, table, usize::MAX);
+                listing.push_str(&hp_name(&name));
                 listing.push('\t');
-                listing.push_str(&one_line(&acct.name(key as u32, table)));
+                listing.push_str(&one_line(&whole));
                 listing.push('\n');
                 name
             }
@@ -502,7 +502,7 @@ pub fn stack_band_name(elements: &[u32], n: u32, table: &CostCentreTable, max: u
         .take_while(|&c| c != MAIN_CC)
         .collect();
     let mut buf = String::new();
-    let end = max + 1;
+    let end = max.saturating_add(1);
     for (i, &cc) in inner_out.iter().enumerate() {
         let label = table.name(cc);
         if label == "CAF" {

@@ -173,3 +173,39 @@ pub fn node_package(name: &str) -> bool {
     }
     found
 }
+
+/// Runs `command` to its end with its output captured, and returns the
+/// output with the child's peak resident set size in kilobytes (from
+/// `wait4`, which reports that child's own figure, whatever other
+/// children the test process runs at the same time).
+pub fn output_and_peak_rss(command: &mut Command) -> (Output, u64) {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the command starts");
+    let read = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            pipe.read_to_end(&mut bytes).unwrap();
+            bytes
+        })
+    };
+    let stdout = read(Box::new(child.stdout.take().unwrap()));
+    let stderr = read(Box::new(child.stderr.take().unwrap()));
+    let mut status = 0;
+    // SAFETY: `rusage` is plain data that `wait4` fills in; the child is
+    // ours and not yet waited for (`Child::wait` is never called).
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as libc::pid_t, "wait4 failed");
+    use std::os::unix::process::ExitStatusExt;
+    let output = Output {
+        status: std::process::ExitStatus::from_raw(status),
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    };
+    (output, usage.ru_maxrss as u64)
+}

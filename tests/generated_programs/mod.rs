@@ -35,3 +35,34 @@ pub fn many_functions(n: usize) -> String {
     s.push_str("main = {} \\u {} -> f0 {nil, zero}\nnil = {} \\r {} -> Nil {}\nzero = {} \\r {} -> I# {0#}\n");
     s
 }
+
+/// `n` functions `f0` … `f{n-1}`, each building a list cell and calling
+/// the next with the longer list, the last walking it `spins` times: under
+/// `--cost-centres=stacks --auto-cc=top` the stacks go `n` deep, and every
+/// level's cell stays live (a band of its own) while the last one runs.
+pub fn deep_stacks(n: usize, spins: usize) -> String {
+    let mut s = String::new();
+    for i in 0..n {
+        let next = if i + 1 < n {
+            format!("f{} {{ys}}", i + 1)
+        } else {
+            "work {ys}".to_string()
+        };
+        s.push_str(&format!(
+            "f{i} = {{}} \\r {{xs}} ->\n  let ys = {{xs}} \\n {{}} -> Cons {{one, xs}}\n  in case {next} of r -> r {{}}\n"
+        ));
+    }
+    s.push_str(&format!(
+        "one = {{}} \\r {{}} -> I# {{1#}}
+nil = {{}} \\r {{}} -> Nil {{}}
+work = {{}} \\r {{xs}} -> spin {{xs, {spins}#}}
+spin = {{}} \\r {{xs, k#}} ->
+  case k# of
+    0# -> length {{xs}}
+    default -> case length {{xs}} of
+      n -> case -# {{k#, 1#}} of k1# -> spin {{xs, k1#}}
+main = {{}} \\u {{}} -> f0 {{nil}}
+"
+    ));
+    s
+}
