@@ -52,7 +52,7 @@ pub const DEFAULT_MAX_BYTES: u64 = 1 << 30;
 
 /// The longest band name written in any mode (a flat-mode `scc` label may
 /// be any string; hp2ps reads at most 4,999 characters of a name).
-const MAX_NAME_BYTES: usize = 1000;
+pub const MAX_NAME_BYTES: usize = 1000;
 
 /// Settings of a heap profile besides its grouping
 /// ([`crate::machine::RunOptions::heap_profile_options`]).

@@ -178,6 +178,8 @@ pub fn node_package(name: &str) -> bool {
 /// output with the child's peak resident set size in kilobytes (from
 /// `wait4`, which reports that child's own figure, whatever other
 /// children the test process runs at the same time).
+// The child is waited for by `wait4`, which clippy does not know.
+#[allow(clippy::zombie_processes)]
 pub fn output_and_peak_rss(command: &mut Command) -> (Output, u64) {
     use std::io::Read;
     use std::process::Stdio;

@@ -1,5 +1,7 @@
-//! Generated programs of any size, shared by `tests/check_scale.rs` and
-//! `examples/front_end_bench.rs` (which includes this file by path).
+//! Generated programs of any size, shared by `tests/check_scale.rs`,
+//! `tests/robust_heap_profile.rs` and `examples/front_end_bench.rs` (which
+//! includes this file by path). Each user takes some of them.
+#![allow(dead_code)]
 
 /// `main` as a chain of `n` lets, each closing over the previous binding.
 pub fn let_chain(n: usize) -> String {
