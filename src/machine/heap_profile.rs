@@ -249,10 +249,10 @@ impl<'w> HeapProfiler<'w> {
         });
         // New groups get their bands in an order that does not depend on
         // the hash map's or on the order stacks were interned in.
-        let mut new: Vec<(Vec<u32>, u64, Info)> = counts
+        let mut new: Vec<((Vec<u32>, String), u64, Info)> = counts
             .iter()
             .filter(|(k, _)| !self.band_of.contains_key(k))
-            .map(|(&k, &(info, _))| (self.order_key(k, info, acct), k, info))
+            .map(|(&k, &(info, _))| (self.order_key(k, info, code, acct), k, info))
             .collect();
         new.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
         let mut listing = String::new();
@@ -295,12 +295,23 @@ impl<'w> HeapProfiler<'w> {
     }
 
     /// What orders new groups: a stack's cost centres from the outside
-    /// in, a cost centre's id, or a closure's tag and index.
-    fn order_key(&self, key: u64, info: Info, acct: &Accounting) -> Vec<u32> {
+    /// in, a cost centre's id, or the name of a kind or description (the
+    /// closures of one name may differ between the engines: a value may be
+    /// a constructor in one and the lambda that built it in the other).
+    fn order_key(
+        &self,
+        key: u64,
+        info: Info,
+        code: &Code,
+        acct: &Accounting,
+    ) -> (Vec<u32>, String) {
         match self.by {
-            HeapProfileBy::CostCentre if self.stacks_mode => acct.stacks.elements(key as u32),
-            HeapProfileBy::CostCentre => vec![key as u32],
-            HeapProfileBy::Kind | HeapProfileBy::Descr => vec![info.tag as u32, info.index],
+            HeapProfileBy::CostCentre if self.stacks_mode => {
+                (acct.stacks.elements(key as u32), String::new())
+            }
+            HeapProfileBy::CostCentre => (vec![key as u32], String::new()),
+            HeapProfileBy::Kind => (Vec::new(), kind(code, info).to_string()),
+            HeapProfileBy::Descr => (Vec::new(), descr(code, info)),
         }
     }
 
