@@ -20,10 +20,10 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::io::{self, Write};
 
-use crate::gc::{Heap, Info, Tag};
+use crate::gc::{Addr, Heap, Info, Tag, Value};
 use crate::machine::CostCentreMode;
 use crate::machine::accounting::Accounting;
-use crate::machine::code::{Code, ExprCode, VarRef};
+use crate::machine::code::{Code, ExprCode};
 use crate::profile::cost_centre::CostCentreTable;
 use crate::profile::one_line;
 use crate::stg::syntax::Flag;
@@ -142,7 +142,7 @@ pub struct HeapProfiler<'w> {
     names: Vec<String>,
     by_name: HashMap<String, BandId>,
     /// One census's bytes per group key, with a closure of the group.
-    counts: HashMap<u64, (Info, u64)>,
+    counts: HashMap<u64, (Addr, Info, u64)>,
 }
 
 impl<'w> HeapProfiler<'w> {
@@ -238,30 +238,31 @@ impl<'w> HeapProfiler<'w> {
             return;
         }
         let by = self.by;
+        let w = World { heap, code, acct };
         let mut counts = std::mem::take(&mut self.counts);
         counts.clear();
-        heap.walk(&mut |_, info, cc| {
+        heap.walk(&mut |a, info, cc| {
             if matches!(info.tag, Tag::Ind | Tag::Forward) || is_static(code, info) {
                 return;
             }
-            let key = group_key(by, info, cc);
-            counts.entry(key).or_insert((info, 0)).1 += info.size() as u64 * 8;
+            let key = group_key(by, heap, a, info, cc);
+            counts.entry(key).or_insert((a, info, 0)).2 += info.size() as u64 * 8;
         });
         // New groups get their bands in an order that does not depend on
         // the hash map's or on the order stacks were interned in.
-        let mut new: Vec<((Vec<u32>, String), u64, Info)> = counts
+        let mut new: Vec<((Vec<u32>, String), u64, Addr, Info)> = counts
             .iter()
             .filter(|(k, _)| !self.band_of.contains_key(k))
-            .map(|(&k, &(info, _))| (self.order_key(k, info, code, acct), k, info))
+            .map(|(&k, &(a, info, _))| (self.order_key(&w, k, a, info), k, a, info))
             .collect();
         new.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
         let mut listing = String::new();
-        for (_, key, info) in new {
-            let band = self.new_band(key, info, code, acct, &mut listing);
+        for (_, key, a, info) in new {
+            let band = self.new_band(&w, key, a, info, &mut listing);
             self.band_of.insert(key, band);
         }
         let mut lines: Vec<(BandId, u64)> = Vec::with_capacity(counts.len());
-        for (key, (_, bytes)) in &counts {
+        for (key, (_, _, bytes)) in &counts {
             lines.push((self.band_of[key], *bytes));
         }
         self.counts = counts;
@@ -298,20 +299,14 @@ impl<'w> HeapProfiler<'w> {
     /// in, a cost centre's id, or the name of a kind or description (the
     /// closures of one name may differ between the engines: a value may be
     /// a constructor in one and the lambda that built it in the other).
-    fn order_key(
-        &self,
-        key: u64,
-        info: Info,
-        code: &Code,
-        acct: &Accounting,
-    ) -> (Vec<u32>, String) {
+    fn order_key(&self, w: &World, key: u64, a: Addr, info: Info) -> (Vec<u32>, String) {
         match self.by {
             HeapProfileBy::CostCentre if self.stacks_mode => {
-                (acct.stacks.elements(key as u32), String::new())
+                (w.acct.stacks.elements(key as u32), String::new())
             }
             HeapProfileBy::CostCentre => (vec![key as u32], String::new()),
-            HeapProfileBy::Kind => (Vec::new(), kind(code, info).to_string()),
-            HeapProfileBy::Descr => (Vec::new(), descr(code, info)),
+            HeapProfileBy::Kind => (Vec::new(), kind(w.code, info).to_string()),
+            HeapProfileBy::Descr => (Vec::new(), descr(w.code, w.heap, a, info)),
         }
     }
 
@@ -319,17 +314,18 @@ impl<'w> HeapProfiler<'w> {
     /// goes to `listing`.
     fn new_band(
         &mut self,
+        w: &World,
         key: u64,
+        a: Addr,
         info: Info,
-        code: &Code,
-        acct: &Accounting,
         listing: &mut String,
     ) -> BandId {
+        let (code, acct) = (w.code, w.acct);
         let table = &code.cost_centres;
         let next = self.names.len() as BandId;
         let name = match self.by {
             HeapProfileBy::Kind => kind(code, info).to_string(),
-            HeapProfileBy::Descr => descr(code, info),
+            HeapProfileBy::Descr => descr(code, w.heap, a, info),
             HeapProfileBy::CostCentre if self.stacks_mode => {
                 let elements = acct.stacks.elements(key as u32);
                 let name = stack_band_name(&elements, next + 1, table, self.label_length);
@@ -419,6 +415,13 @@ impl<'w> HeapProfiler<'w> {
     }
 }
 
+/// What a census reads: the heap, the code and the cost centres.
+struct World<'c> {
+    heap: &'c Heap,
+    code: &'c Code,
+    acct: &'c Accounting,
+}
+
 /// Is this one of the top-level bindings' static closures (not counted)?
 fn is_static(code: &Code, info: Info) -> bool {
     matches!(info.tag, Tag::Lambda | Tag::BlackHole | Tag::Entered)
@@ -429,21 +432,16 @@ fn is_static(code: &Code, info: Info) -> bool {
 }
 
 /// The group a closure is counted in, as a number: its cost centre or
-/// stack, or (kinds and descriptions, named from it) its tag and index.
-fn group_key(by: HeapProfileBy, info: Info, cc: u32) -> u64 {
-    match by {
-        HeapProfileBy::CostCentre => cc as u64,
-        HeapProfileBy::Kind | HeapProfileBy::Descr => {
-            // A black hole or an entered closure is described by its
-            // lambda, as the closure it was.
-            let tag = match info.tag {
-                Tag::Lambda | Tag::BlackHole | Tag::Entered if by == HeapProfileBy::Descr => {
-                    Tag::Lambda
-                }
-                t => t,
-            };
-            ((tag as u64) << 32) | info.index as u64
-        }
+/// stack, or (kinds and descriptions, named from it) what names it: its
+/// tag and index, a partial application's function, one group for every
+/// black hole's description.
+fn group_key(by: HeapProfileBy, heap: &Heap, a: Addr, info: Info, cc: u32) -> u64 {
+    let pack = |tag: Tag, index: u32| ((tag as u64) << 32) | index as u64;
+    match (by, info.tag) {
+        (HeapProfileBy::CostCentre, _) => cc as u64,
+        (HeapProfileBy::Descr, Tag::Pap) => pack(Tag::Pap, pap_function(heap, a).unwrap_or(u32::MAX)),
+        (HeapProfileBy::Descr, Tag::BlackHole | Tag::Entered) => pack(Tag::BlackHole, 0),
+        (_, tag) => pack(tag, info.index),
     }
 }
 
@@ -587,38 +585,66 @@ pub fn kind(code: &Code, info: Info) -> &'static str {
     }
 }
 
-/// Description as in section 5.1: constructor name, function name, `PAP`,
-/// the function a thunk applies, or `UNKNOWN`.
-pub fn descr(code: &Code, info: Info) -> String {
+/// A closure's description (`--heap-profile=descr`, GHC's `-hd`): a
+/// constructor by its name (also a `\r {}` binding that builds one), a
+/// thunk or function by its binding's qualified name (`Prelude.foldl.acc`,
+/// `queens.extend.safes`), a partial application by `PAP` and its
+/// function's (`PAP(Prelude.map)`), a thunk under evaluation (or an
+/// entered `\s` closure) as `BLACKHOLE`, as GHC's `-hd` shows it.
+pub fn descr(code: &Code, heap: &Heap, a: Addr, info: Info) -> String {
     match info.tag {
         Tag::Con => code.con_name(info.index).to_string(),
-        Tag::Pap => "PAP".to_string(),
+        Tag::Pap => match pap_function(heap, a) {
+            Some(f) => format!("PAP({})", lambda_name(code, f)),
+            None => "PAP".to_string(),
+        },
+        Tag::BlackHole | Tag::Entered => "BLACKHOLE".to_string(),
         Tag::Ind | Tag::Forward => "IND".to_string(),
-        Tag::Lambda | Tag::BlackHole | Tag::Entered => {
-            let Some(l) = code.lambdas.get(info.index as usize) else {
-                return "UNKNOWN".to_string();
-            };
-            if l.arity > 0 {
-                return l.name.clone();
-            }
-            // Look through scc annotations to what the body applies or builds.
-            let mut e = l.body;
-            for _ in 0..1000 {
-                match &code.expr(e).code {
-                    ExprCode::Scc { body, .. } => e = *body,
-                    ExprCode::App {
-                        fun: VarRef::Global(g),
-                        ..
-                    } => {
-                        return code.globals[*g as usize].name.clone();
-                    }
-                    ExprCode::Con { con, .. } => return code.con_name(*con).to_string(),
-                    _ => break,
-                }
-            }
-            "UNKNOWN".to_string()
+        Tag::Lambda => match built_constructor(code, info.index) {
+            Some(con) => con.to_string(),
+            None => lambda_name(code, info.index),
+        },
+    }
+}
+
+/// The lambda a partial application applies (its payload's first word).
+fn pap_function(heap: &Heap, a: Addr) -> Option<u32> {
+    let Value::Ptr(f) = heap.payload(a, 0) else {
+        return None;
+    };
+    heap.info(heap.deref(f))
+        .filter(|i| i.tag == Tag::Lambda)
+        .map(|i| i.index)
+}
+
+/// A lambda's binding, qualified by its module: `Prelude.foldl.acc`.
+fn lambda_name(code: &Code, lambda: u32) -> String {
+    match code.lambdas.get(lambda as usize) {
+        Some(l) => match code.modules.get(l.module as usize) {
+            Some(m) => format!("{m}.{}", l.name),
+            None => l.name.clone(),
+        },
+        None => format!("<lambda {lambda}>"),
+    }
+}
+
+/// The constructor a `\r {}` binding builds (looking through `scc`s), if
+/// that is what its body does: such a closure is a constructor value.
+fn built_constructor(code: &Code, lambda: u32) -> Option<&str> {
+    let l = code.lambdas.get(lambda as usize)?;
+    if l.arity > 0 || l.flag != Flag::Reentrant {
+        return None;
+    }
+    let mut e = l.body;
+    // (Nesting is bounded by the front end's limits; the count is a guard.)
+    for _ in 0..100_000 {
+        match &code.expr(e).code {
+            ExprCode::Scc { body, .. } => e = *body,
+            ExprCode::Con { con, .. } => return Some(code.con_name(*con)),
+            _ => return None,
         }
     }
+    None
 }
 
 #[cfg(test)]
