@@ -439,7 +439,9 @@ fn group_key(by: HeapProfileBy, heap: &Heap, a: Addr, info: Info, cc: u32) -> u6
     let pack = |tag: Tag, index: u32| ((tag as u64) << 32) | index as u64;
     match (by, info.tag) {
         (HeapProfileBy::CostCentre, _) => cc as u64,
-        (HeapProfileBy::Descr, Tag::Pap) => pack(Tag::Pap, pap_function(heap, a).unwrap_or(u32::MAX)),
+        (HeapProfileBy::Descr, Tag::Pap) => {
+            pack(Tag::Pap, pap_function(heap, a).unwrap_or(u32::MAX))
+        }
         (HeapProfileBy::Descr, Tag::BlackHole | Tag::Entered) => pack(Tag::BlackHole, 0),
         (_, tag) => pack(tag, info.index),
     }
