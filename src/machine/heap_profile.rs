@@ -122,6 +122,10 @@ impl HeapProfileSummary {
 /// A band: a group of closures as named in the file.
 type BandId = u32;
 
+/// What orders the groups first seen in one census (see
+/// `HeapProfiler::order_key`).
+type OrderKey = (Vec<u32>, String);
+
 /// Takes censuses and writes them out (see the module doc).
 pub struct HeapProfiler<'w> {
     by: HeapProfileBy,
@@ -250,7 +254,7 @@ impl<'w> HeapProfiler<'w> {
         });
         // New groups get their bands in an order that does not depend on
         // the hash map's or on the order stacks were interned in.
-        let mut new: Vec<((Vec<u32>, String), u64, Addr, Info)> = counts
+        let mut new: Vec<(OrderKey, u64, Addr, Info)> = counts
             .iter()
             .filter(|(k, _)| !self.band_of.contains_key(k))
             .map(|(&k, &(a, info, _))| (self.order_key(&w, k, a, info), k, a, info))
@@ -299,7 +303,7 @@ impl<'w> HeapProfiler<'w> {
     /// in, a cost centre's id, or the name of a kind or description (the
     /// closures of one name may differ between the engines: a value may be
     /// a constructor in one and the lambda that built it in the other).
-    fn order_key(&self, w: &World, key: u64, a: Addr, info: Info) -> (Vec<u32>, String) {
+    fn order_key(&self, w: &World, key: u64, a: Addr, info: Info) -> OrderKey {
         match self.by {
             HeapProfileBy::CostCentre if self.stacks_mode => {
                 (w.acct.stacks.elements(key as u32), String::new())
