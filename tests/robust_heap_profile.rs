@@ -162,3 +162,114 @@ fn stg_prof_heap_reads_six_hundred_thousand_bands_in_little_memory() {
     assert!(rss < 500 << 10, "peak RSS {rss} KB");
     eprintln!("stg-prof heap on {} bytes: peak RSS {rss} KB", hp.len());
 }
+
+/// A loop that never ends, with 20,000 list cells live, so that a census
+/// at every step makes the run slow enough to watch its files.
+const LIVE_SPIN: &str = "\
+one = {} \\r {} -> I# {1#}
+big = {} \\r {} -> I# {20000#}
+xs = {} \\u {} -> enumFromTo {one, big}
+loop = {} \\r {n} -> case n of I# {k} -> case +# {k, 1#} of m -> let b = {m} \\r {} -> I# {m} in loop {b}
+main = {} \\u {} -> case length {xs} of I# {l} -> loop {one}
+";
+
+/// The names in `dir` of the temporaries of `spin.hp` (`.spin.hp.<pid>.<n>.tmp`)
+/// and their sizes.
+fn spin_temporaries(dir: &std::path::Path) -> Vec<(String, u64)> {
+    let mut found: Vec<(String, u64)> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            (name.starts_with(".spin.hp.") && name.ends_with(".tmp"))
+                .then(|| (name, e.metadata().map(|m| m.len()).unwrap_or(0)))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// While the run goes, its censuses are written to a temporary that grows
+/// (not held in memory), and nothing is under the final name; when the
+/// run is stopped (Ctrl-C), the temporary becomes `spin.hp`, whole, and
+/// no temporary is left.
+#[cfg(unix)]
+#[test]
+fn the_heap_profile_grows_in_a_temporary_and_is_whole_under_its_name() {
+    let dir = scratch("robust_heap_profile", "streaming");
+    std::fs::write(dir.join("spin.stg"), LIVE_SPIN).unwrap();
+    for engine in ["fast", "reference"] {
+        let child = Command::new(env!("CARGO_BIN_EXE_stg-run"))
+            .args(["spin.stg", "--heap-profile=descr", "--heap-interval=1"])
+            .args(["--engine", engine])
+            .current_dir(&dir)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        let mut sizes = Vec::new();
+        while sizes.len() < 2 && started.elapsed() < std::time::Duration::from_secs(60) {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            if let [(_, size)] = spin_temporaries(&dir)[..]
+                && size > 200
+                && sizes.last() != Some(&size)
+            {
+                assert!(
+                    !dir.join("spin.hp").exists(),
+                    "{engine}: spin.hp before the end"
+                );
+                sizes.push(size);
+            }
+        }
+        assert!(
+            sizes.len() == 2 && sizes[1] > sizes[0],
+            "{engine}: {sizes:?}"
+        );
+        // SAFETY: kill(2) with the child's own id.
+        assert_eq!(
+            unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) },
+            0
+        );
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+        let hp_text = std::fs::read_to_string(dir.join("spin.hp")).unwrap();
+        let hp = read_hp(&hp_text).unwrap();
+        assert!(hp.cut_short.is_none() && hp.times.len() > 2, "{engine}");
+        assert!(hp_text.len() as u64 >= sizes[1]);
+        assert_eq!(spin_temporaries(&dir), Vec::new(), "{engine}");
+        std::fs::remove_file(dir.join("spin.hp")).unwrap();
+    }
+}
+
+/// The stacks listing is one of the run's outputs, checked before the run
+/// with the others: where it cannot be written, the program is not run
+/// and no heap profile is left.
+#[test]
+fn the_stacks_listing_is_checked_before_the_run() {
+    let dir = scratch("robust_heap_profile", "stacks_planned");
+    std::fs::write(dir.join("spin.stg"), LIVE_SPIN).unwrap();
+    std::fs::create_dir_all(dir.join("spin.hp.stacks")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_stg-run"))
+        .args(["spin.stg", "--heap-profile=cc", "--cost-centres=stacks"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "stg-run: cannot write the heap profile's stacks listing to spin.hp.stacks: \
+         it is a directory; give a file name\n"
+    );
+    assert!(out.stdout.is_empty());
+    assert!(!dir.join("spin.hp").exists());
+    assert_eq!(spin_temporaries(&dir), Vec::new());
+    // Without stacks mode there is no listing, and the run goes.
+    let out = Command::new(env!("CARGO_BIN_EXE_stg-run"))
+        .args(["spin.stg", "--heap-profile=cc", "--max-steps=1000"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(dir.join("spin.hp").exists());
+}
