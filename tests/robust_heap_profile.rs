@@ -10,7 +10,7 @@ mod generated_programs;
 
 use std::process::Command;
 
-use cli_common::{have, output_and_peak_rss, scratch, text};
+use cli_common::{LIVE_SPIN, have, output_and_peak_rss, scratch, text};
 use stg_run::profile::heap_chart::read_hp;
 
 /// Levels of the deep program: stacks 2,000 cost centres deep, each
@@ -162,16 +162,6 @@ fn stg_prof_heap_reads_six_hundred_thousand_bands_in_little_memory() {
     assert!(rss < 500 << 10, "peak RSS {rss} KB");
     eprintln!("stg-prof heap on {} bytes: peak RSS {rss} KB", hp.len());
 }
-
-/// A loop that never ends, with 20,000 list cells live, so that a census
-/// at every step makes the run slow enough to watch its files.
-const LIVE_SPIN: &str = "\
-one = {} \\r {} -> I# {1#}
-big = {} \\r {} -> I# {20000#}
-xs = {} \\u {} -> enumFromTo {one, big}
-loop = {} \\r {n} -> case n of I# {k} -> case +# {k, 1#} of m -> let b = {m} \\r {} -> I# {m} in loop {b}
-main = {} \\u {} -> case length {xs} of I# {l} -> loop {one}
-";
 
 /// The names in `dir` of the temporaries of `spin.hp` (`.spin.hp.<pid>.<n>.tmp`)
 /// and their sizes.

@@ -11,7 +11,7 @@
 
 mod cli_common;
 
-use cli_common::{program, scratch, text};
+use cli_common::{LIVE_SPIN, program, scratch, text};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -24,17 +24,6 @@ const STOP_WITHIN: Duration = Duration::from_secs(1);
 /// Time for a tool to get to where the test signals it (a few milliseconds
 /// in fact; generous for a loaded machine).
 const SETTLE: Duration = Duration::from_millis(700);
-
-/// A loop that never ends, with 20,000 list cells live (a CAF), so that a
-/// census costs milliseconds: 65,536 of them (the old interval between
-/// looks at the flag) would take minutes.
-const LIVE_SPIN: &str = "\
-one = {} \\r {} -> I# {1#}
-big = {} \\r {} -> I# {20000#}
-xs = {} \\u {} -> enumFromTo {one, big}
-loop = {} \\r {n} -> case n of I# {k} -> case +# {k, 1#} of m -> let b = {m} \\r {} -> I# {m} in loop {b}
-main = {} \\u {} -> case length {xs} of I# {l} -> loop {one}
-";
 
 /// An infinite list, printed: the output never ends.
 const NATS: &str = "\

@@ -211,3 +211,14 @@ pub fn output_and_peak_rss(command: &mut Command) -> (Output, u64) {
     };
     (output, usage.ru_maxrss as u64)
 }
+
+/// A loop that never ends, with 20,000 list cells live (a CAF), so that a
+/// census costs milliseconds: a run with a census at every step is slow
+/// enough to signal or watch (robust_signals, robust_heap_profile).
+pub const LIVE_SPIN: &str = "\
+one = {} \\r {} -> I# {1#}
+big = {} \\r {} -> I# {20000#}
+xs = {} \\u {} -> enumFromTo {one, big}
+loop = {} \\r {n} -> case n of I# {k} -> case +# {k, 1#} of m -> let b = {m} \\r {} -> I# {m} in loop {b}
+main = {} \\u {} -> case length {xs} of I# {l} -> loop {one}
+";
