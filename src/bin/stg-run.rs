@@ -172,6 +172,20 @@ struct Cli {
     #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "1G")]
     max_heap_profile: u64,
 
+    /// Count only the closures built under these cost centres in the heap profile (in stacks mode, a
+    /// stack's innermost one), each a label (`go`) or qualified (`Main.go`), like GHC's `-hc<name>`;
+    /// comma-separated or repeated.
+    #[arg(long, value_name = "NAME,...", value_delimiter = ',',
+          value_parser = clap::builder::NonEmptyStringValueParser::new())]
+    heap_profile_cc: Vec<String>,
+
+    /// Count only the closures of these descriptions in the heap profile (as
+    /// `--heap-profile=descr` names them: `Cons`, `Main.go.acc`, `PAP(Prelude.map)`), like GHC's
+    /// `-hd<descr>`; comma-separated or repeated.
+    #[arg(long, value_name = "DESCR,...", value_delimiter = ',',
+          value_parser = clap::builder::NonEmptyStringValueParser::new())]
+    heap_profile_descr: Vec<String>,
+
     /// Colour diagnostics: `auto` colours when standard error is a terminal
     /// and NO_COLOR is not set.
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
@@ -279,7 +293,13 @@ fn idle_flags(cli: &Cli, matches: &clap::ArgMatches) -> Vec<String> {
     if given("clock") && !profile {
         say("--clock", "--profile");
     }
-    for flag in ["heap_interval", "heap_label_length", "max_heap_profile"] {
+    for flag in [
+        "heap_interval",
+        "heap_label_length",
+        "max_heap_profile",
+        "heap_profile_cc",
+        "heap_profile_descr",
+    ] {
         if given(flag) && !heap {
             say(&format!("--{}", flag.replace('_', "-")), "--heap-profile");
         }
@@ -513,6 +533,8 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
             },
             label_length: cli.heap_label_length as usize,
             max_bytes: cli.max_heap_profile,
+            only_cc: cli.heap_profile_cc.clone(),
+            only_descr: cli.heap_profile_descr.clone(),
         },
         no_profile: outputs.profile.is_none(),
         clock: match cli.clock {
@@ -796,6 +818,9 @@ fn write_results(
     if let Some(files) = heap_files {
         let summary = result.heap_profile.as_ref();
         if let Some(warning) = summary.and_then(|h| h.budget_warning()) {
+            say(&format!("stg-run: warning: {warning}\n"));
+        }
+        for warning in summary.map(|h| h.unmatched_warnings()).unwrap_or_default() {
             say(&format!("stg-run: warning: {warning}\n"));
         }
         if let Err(message) = files.finish(summary.and_then(|h| h.error.as_ref())) {

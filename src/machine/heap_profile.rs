@@ -68,6 +68,15 @@ pub struct HeapProfileOptions {
     /// Most bytes the `.hp` text and the stacks listing may take together
     /// (`--max-heap-profile`); 0 means [`DEFAULT_MAX_BYTES`].
     pub max_bytes: u64,
+    /// Count only the closures built under one of these cost centres
+    /// (`--heap-profile-cc`, GHC's `-hc` restriction): in stacks mode, a
+    /// closure's stack's innermost one. A cost centre is named by its label
+    /// (`go`) or qualified (`Main.go`). Empty: every closure.
+    pub only_cc: Vec<String>,
+    /// Count only the closures of one of these descriptions
+    /// (`--heap-profile-descr`, GHC's `-hd` restriction), as
+    /// `--heap-profile=descr` names them. Empty: every closure.
+    pub only_descr: Vec<String>,
 }
 
 /// Where a heap profile is written as the run goes: the `.hp` text, and
@@ -105,6 +114,9 @@ pub struct HeapProfileSummary {
     pub budget_reached: Option<(u64, u64)>,
     /// The first write that failed (no census was written after it).
     pub error: Option<io::Error>,
+    /// The names of `--heap-profile-cc` and `--heap-profile-descr` that no
+    /// census found a closure of, with their option's name.
+    pub unmatched: Vec<(&'static str, String)>,
 }
 
 impl HeapProfileSummary {
@@ -117,6 +129,115 @@ impl HeapProfileSummary {
              fewer, or --max-heap-profile to allow more"
         ))
     }
+
+    /// A warning for each restriction name that matched no closure (a name
+    /// mistyped, or of nothing that was live at a census).
+    pub fn unmatched_warnings(&self) -> Vec<String> {
+        self.unmatched
+            .iter()
+            .map(|(option, name)| {
+                let what = if *option == "--heap-profile-cc" {
+                    "built under a cost centre of that name (a label, `go`, or qualified, \
+                     `Main.go`, as `stg-prof report` shows it)"
+                } else {
+                    "of that description (as `--heap-profile=descr` names them)"
+                };
+                format!("{option} {name}: no census found a live closure {what}")
+            })
+            .collect()
+    }
+}
+
+/// Which closures a census counts (`--heap-profile-cc`,
+/// `--heap-profile-descr`): those that every given list names. A verdict
+/// is kept per cost centre (stack) and per description group, so a name
+/// is looked up once per group, not per closure.
+#[derive(Default)]
+struct Restriction {
+    cc: Vec<String>,
+    descr: Vec<String>,
+    /// Closures carry stacks (stacks mode), not cost centres.
+    stacks: bool,
+    by_cc: HashMap<u32, bool>,
+    by_descr: HashMap<u64, bool>,
+    /// Whether each name of `cc` and of `descr` has matched a closure.
+    cc_seen: Vec<bool>,
+    descr_seen: Vec<bool>,
+}
+
+impl Restriction {
+    fn new(options: &HeapProfileOptions, mode: CostCentreMode) -> Restriction {
+        Restriction {
+            cc: options.only_cc.clone(),
+            descr: options.only_descr.clone(),
+            stacks: mode == CostCentreMode::Stacks,
+            cc_seen: vec![false; options.only_cc.len()],
+            descr_seen: vec![false; options.only_descr.len()],
+            ..Restriction::default()
+        }
+    }
+
+    fn is_none(&self) -> bool {
+        self.cc.is_empty() && self.descr.is_empty()
+    }
+
+    /// Is the closure at `a` (built under `cc`) counted?
+    fn counts(&mut self, w: &World, a: Addr, info: Info, cc: u32) -> bool {
+        if !self.cc.is_empty() {
+            let kept = match self.by_cc.entry(cc) {
+                Entry::Occupied(e) => *e.get(),
+                Entry::Vacant(e) => {
+                    let top = if self.stacks {
+                        w.acct.stacks.node(cc).cc
+                    } else {
+                        cc
+                    };
+                    let table = &w.code.cost_centres;
+                    let (label, qualified) = (table.name(top), table.qualified(top));
+                    *e.insert(mark(&self.cc, &mut self.cc_seen, |n| {
+                        n == label || n == qualified
+                    }))
+                }
+            };
+            if !kept {
+                return false;
+            }
+        }
+        if !self.descr.is_empty() {
+            let key = group_key(HeapProfileBy::Descr, w.heap, a, info, cc);
+            return match self.by_descr.entry(key) {
+                Entry::Occupied(e) => *e.get(),
+                Entry::Vacant(e) => {
+                    let name = descr(w.code, w.heap, a, info);
+                    *e.insert(mark(&self.descr, &mut self.descr_seen, |n| n == name))
+                }
+            };
+        }
+        true
+    }
+
+    /// The names that matched nothing, with their option.
+    fn unmatched(&self) -> Vec<(&'static str, String)> {
+        let cc = (self.cc.iter().zip(&self.cc_seen)).map(|(n, s)| ("--heap-profile-cc", n, s));
+        let descr =
+            (self.descr.iter().zip(&self.descr_seen)).map(|(n, s)| ("--heap-profile-descr", n, s));
+        cc.chain(descr)
+            .filter(|(_, _, seen)| !**seen)
+            .map(|(option, name, _)| (option, name.clone()))
+            .collect()
+    }
+}
+
+/// Whether any of `names` is `hit`, marking in `seen` each that is.
+fn mark(names: &[String], seen: &mut [bool], hit: impl Fn(&str) -> bool) -> bool {
+    let mut any = false;
+    for (name, seen) in names.iter().zip(seen) {
+        if hit(name) {
+            *seen = true;
+            any = true;
+        }
+    }
+    any
 }
 
 /// A band: a group of closures as named in the file.
@@ -147,6 +268,8 @@ pub struct HeapProfiler<'w> {
     by_name: HashMap<String, BandId>,
     /// One census's bytes per group key, with a closure of the group.
     counts: HashMap<u64, (Addr, Info, u64)>,
+    /// The closures counted (`--heap-profile-cc`, `--heap-profile-descr`).
+    restriction: Restriction,
 }
 
 impl<'w> HeapProfiler<'w> {
@@ -205,6 +328,7 @@ impl<'w> HeapProfiler<'w> {
             names: Vec::new(),
             by_name: HashMap::new(),
             counts: HashMap::new(),
+            restriction: Restriction::new(options, mode),
         };
         let header = hp_header(&options.job, &options.date);
         let listing = if p.stacks_mode {
@@ -245,8 +369,13 @@ impl<'w> HeapProfiler<'w> {
         let w = World { heap, code, acct };
         let mut counts = std::mem::take(&mut self.counts);
         counts.clear();
+        let restricted = !self.restriction.is_none();
+        let restriction = &mut self.restriction;
         heap.walk(&mut |a, info, cc| {
             if matches!(info.tag, Tag::Ind | Tag::Forward) || is_static(code, info) {
+                return;
+            }
+            if restricted && !restriction.counts(&w, a, info, cc) {
                 return;
             }
             let key = group_key(by, heap, a, info, cc);
@@ -415,6 +544,7 @@ impl<'w> HeapProfiler<'w> {
             lists_stacks: self.stacks_mode,
             budget_reached: self.budget_reached,
             error: self.error,
+            unmatched: self.restriction.unmatched(),
         }
     }
 }
