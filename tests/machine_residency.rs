@@ -45,12 +45,19 @@ fn peak(l: &Loaded, engine: Engine) -> (u64, String, Option<String>) {
     let mut trace = Vec::new();
     let r = machine::run(&l.program, &l.sources, &options, &mut out, &mut trace);
     let hp = r.heap_profile.expect("a heap profile was asked for");
-    let peak = hp
-        .samples
-        .iter()
-        .map(|s| s.groups.iter().map(|g| g.1).sum::<u64>())
-        .max()
-        .unwrap_or(0);
+    // Each census's bytes: the sum of its band lines (`band<TAB>bytes`).
+    let text = hp.hp_text.expect("kept in memory by machine::run");
+    let mut peak = 0;
+    let mut census = 0;
+    for line in text.lines() {
+        if line.starts_with("BEGIN_SAMPLE") {
+            census = 0;
+        } else if line.starts_with("END_SAMPLE") {
+            peak = peak.max(census);
+        } else if let Some((_, bytes)) = line.split_once('\t') {
+            census += bytes.parse::<u64>().unwrap();
+        }
+    }
     (
         peak,
         String::from_utf8(out).unwrap(),
