@@ -644,7 +644,10 @@ fn replays_to_the_engine(name: &str, options: &RunOptions) -> Vec<u8> {
     };
     let mut trace = Lines(Vec::new());
     let mut out = Vec::new();
-    let result = explain::run(&l.program, &l.sources, &traced, &mut out, &mut trace, None).result;
+    let result = explain::run(
+        &l.program, &l.sources, &traced, &mut out, &mut trace, None, None,
+    )
+    .result;
 
     let code = lower::lower(&l.program).unwrap();
     let mut dumper = Dumper {

@@ -590,9 +590,8 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
             }
             (Some(p), heap_sink) => {
                 let title = Some(p.title.as_str());
-                let explained = explain::run_with_heap_sink(
-                    &program, &sources, &options, out, trace, title, heap_sink,
-                );
+                let explained =
+                    explain::run(&program, &sources, &options, out, trace, title, heap_sink);
                 page = explained.page;
                 explained.result
             }

@@ -602,8 +602,7 @@ fn run_with(
     sink: Option<heap_profile::HeapProfileSink<'_>>,
 ) -> RunResult {
     if options.trace == Some(TraceFormat::Json) {
-        return explain::run_with_heap_sink(program, sources, options, out, trace, None, sink)
-            .result;
+        return explain::run(program, sources, options, out, trace, None, sink).result;
     }
     let code = match lower_for_run(program, sources) {
         Ok(code) => code,

@@ -84,21 +84,10 @@ impl Write for Tee<'_> {
 
 /// Run `program` on the reference engine, tracing it: JSON lines to
 /// `trace` when `options.trace` asks for JSON (a text trace goes there as
-/// usual), and the page (titled `title`) when `page` is given.
+/// usual), and the page (titled `title`) when `page` is given. The heap
+/// profile, if asked for, goes to `heap_sink` as each census is taken (in
+/// memory without one).
 pub fn run(
-    program: &Program,
-    sources: &SourceMap,
-    options: &RunOptions,
-    out: &mut dyn Write,
-    trace: &mut dyn Write,
-    page: Option<&str>,
-) -> Explained {
-    run_with_heap_sink(program, sources, options, out, trace, page, None)
-}
-
-/// [`run`], writing the heap profile (if asked for) to `heap_sink` as each
-/// census is taken (in memory without one).
-pub fn run_with_heap_sink(
     program: &Program,
     sources: &SourceMap,
     options: &RunOptions,
