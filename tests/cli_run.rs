@@ -556,11 +556,16 @@ fn profile_flag_writes_stem_pgcl_in_the_current_directory() {
         profile.frequency > 0,
         "without --reproducible the header carries the steps per second"
     );
-    let names: Vec<String> = std::fs::read_dir(&dir)
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(names, ["paper_map_scc.pgcl"], "and nothing else");
+    names.sort();
+    assert_eq!(
+        names,
+        ["paper_map_scc.pgcl", "paper_map_scc.pgcl.src"],
+        "the profile and its side file (source locations), nothing else"
+    );
 }
 
 /// A closed standard error (`stg-run ... 2>&1 | head -1`) must not make

@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use cli_common::{have, stg_prof, stg_prof_run};
+use stg_run::profile::side_file::{self, SideInfo};
 use stg_run::profile::{Profile, callgrind::callgrind, format};
 
 /// The fib fixture (tests/profile_fixture): functions are `Module.name`;
@@ -34,7 +35,7 @@ use stg_run::profile::{Profile, callgrind::callgrind, format};
 /// The summary is the whole run: 9053 ticks, 50226 words = 401808 bytes.
 #[test]
 fn fib_fixture_snapshot() {
-    insta::assert_snapshot!(callgrind(&profile_fixture::fib(), "fib"));
+    insta::assert_snapshot!(callgrind(&profile_fixture::fib(), &SideInfo::default()));
 }
 
 /// What a callgrind file says: events, summary, self costs per function and
@@ -44,6 +45,10 @@ struct Parsed {
     events: Vec<String>,
     summary: Vec<u128>,
     own: BTreeMap<String, Vec<u128>>,
+    /// The line of each function's own costs.
+    own_line: BTreeMap<String, u32>,
+    /// The file (`fl=`) of each function.
+    file: BTreeMap<String, String>,
     calls: BTreeMap<(String, String), (u128, Vec<u128>)>,
 }
 
@@ -54,6 +59,8 @@ struct Parsed {
 fn parse(text: &str) -> Parsed {
     let mut p = Parsed::default();
     let mut fn_names: BTreeMap<String, String> = BTreeMap::new();
+    let mut file_names: BTreeMap<String, String> = BTreeMap::new();
+    let mut current_file = String::new();
     let mut current = String::new();
     let mut callee = String::new();
     let mut pending_call: Option<u128> = None;
@@ -83,8 +90,23 @@ fn parse(text: &str) -> Parsed {
             p.events = v.split_whitespace().map(String::from).collect();
         } else if let Some(v) = line.strip_prefix("summary: ") {
             p.summary = v.split_whitespace().map(|n| n.parse().unwrap()).collect();
+        } else if let Some((key, v)) = line
+            .split_once('=')
+            .filter(|(k, _)| ["fl", "cfi"].contains(k))
+        {
+            // Files share one table of compressed names, `fl=` and `cfi=`.
+            let close = v.find(')').expect("a compressed file name");
+            let id = v[1..close].to_string();
+            let rest = v[close + 1..].trim();
+            if !rest.is_empty() {
+                file_names.insert(id.clone(), rest.to_string());
+            }
+            if key == "fl" {
+                current_file = file_names[&id].clone();
+            }
         } else if let Some(v) = line.strip_prefix("fn=") {
             current = name(v);
+            p.file.insert(current.clone(), current_file.clone());
         } else if let Some(v) = line.strip_prefix("cfn=") {
             callee = name(v);
         } else if let Some(v) = line.strip_prefix("calls=") {
@@ -103,6 +125,8 @@ fn parse(text: &str) -> Parsed {
                     e.1.iter_mut().zip(&costs).for_each(|(a, b)| *a += b);
                 }
                 None => {
+                    let at = line.split_whitespace().next().unwrap().parse().unwrap();
+                    p.own_line.insert(current.clone(), at);
                     let e = p.own.entry(current.clone()).or_insert(vec![0; costs.len()]);
                     e.iter_mut().zip(&costs).for_each(|(a, b)| *a += b);
                 }
@@ -163,9 +187,9 @@ fn names_stay_on_one_line() {
     let mut p = profile_fixture::fib();
     p.cost_centres[4].name = "main\nf\r\tx".into();
     p.modules[2] = "Ma\nin".into();
-    let text = callgrind(&p, "a\nb");
+    let text = callgrind(&p, &SideInfo::default());
     assert!(text.contains("fn=(5) Ma in.main f  x\n"), "{text}");
-    assert!(text.contains("cmd: a b\n"));
+    assert!(text.contains("cmd: Ma in\n"));
     let parsed = parse(&text);
     assert_eq!(parsed.summary, totals(&p));
 }
@@ -203,6 +227,45 @@ fn every_program_reads_back_to_its_profile() {
                 parsed.events,
                 ["Ticks", "Bytes", "Entries", "Thunks", "Calls", "PAPs"]
             );
+            // Each call's count is the report's entries of the callee's
+            // entries under that caller (a CAF's, 0, its thunk entries).
+            let mut want_calls: BTreeMap<(String, String), (u128, u128)> = BTreeMap::new();
+            for e in &profile.entries {
+                for &k in &e.children {
+                    let k = &profile.entries[k as usize];
+                    let c = want_calls
+                        .entry((
+                            qualified(&profile, e.cost_centre),
+                            qualified(&profile, k.cost_centre),
+                        ))
+                        .or_default();
+                    c.0 += k.counters.strict_calls as u128;
+                    c.1 += k.counters.lazy_calls as u128;
+                }
+            }
+            for (edge, (entries, thunks)) in &want_calls {
+                let want = if *entries > 0 {
+                    *entries
+                } else {
+                    (*thunks).max(1)
+                };
+                assert_eq!(parsed.calls[edge].0, want, "{program} {mode}: {edge:?}");
+            }
+            // Each function is at its cost centre's line in its source
+            // file, where the side file knows it.
+            let side = side_file::read_beside(&file, &profile).unwrap().unwrap();
+            for (id, cc) in profile.cost_centres.iter().enumerate() {
+                let name = qualified(&profile, id as u32 + 1);
+                let Some(&line) = parsed.own_line.get(&name) else {
+                    continue;
+                };
+                match side.location(id as u32 + 1) {
+                    Some(l) => {
+                        assert_eq!((line, &parsed.file[&name]), (l.line, &l.file), "{name}")
+                    }
+                    None => assert_eq!(line, 0, "{program} {mode}: {name} ({})", cc.name),
+                }
+            }
             assert_eq!(parsed.summary, totals(&profile), "{program} {mode}");
             assert_eq!(parsed.own, own_costs(&profile), "{program} {mode}");
             for ((from, to), (count, cost)) in &parsed.calls {
@@ -324,14 +387,15 @@ fn callgrind_annotate_reads_what_the_report_says() {
             .lines()
             .take_while(|l| !l.contains("individual"))
             .map(|l| l.split_whitespace().collect::<Vec<_>>())
-            .filter(|w| w.len() == 6)
+            .filter(|w| w.len() == 7)
             .collect();
         let mut checked = 0;
+        // name, module, SRC, %time, %alloc, ticks, bytes
         for w in &top[1..] {
             let name = format!("{}.{}", w[1], w[0]);
             if let Some(v) = own.get(&name) {
                 assert_eq!(
-                    (w[4], w[5]),
+                    (w[5], w[6]),
                     (&*v[0].to_string(), &*v[1].to_string()),
                     "{program}: {name}"
                 );
@@ -384,4 +448,49 @@ fn inherited_of(p: &Profile, i: usize) -> Vec<u128> {
         stack.extend(p.entries[i].children.iter().map(|&c| c as usize));
     }
     acc
+}
+
+/// The figures of a report's header: total ticks (steps) and bytes.
+fn report_totals(report: &str) -> (u128, u128) {
+    let figure = |key: &str| -> u128 {
+        let line = report
+            .lines()
+            .find(|l| l.trim_start().starts_with(key))
+            .unwrap_or_else(|| panic!("no `{key}` in\n{report}"));
+        let after = line.split_once('=').unwrap().1;
+        let word = after.split_whitespace().next().unwrap();
+        word.replace(',', "").parse().unwrap()
+    };
+    (figure("total steps"), figure("total alloc"))
+}
+
+/// For every program, flat and stacks: `callgrind_annotate`'s PROGRAM
+/// TOTALS are the report's total steps and bytes (and the other four
+/// counters summed over the profile).
+#[test]
+fn callgrind_annotate_totals_are_the_reports_for_every_program() {
+    let tool = "callgrind_annotate";
+    if !have(tool, "--version", tool, "valgrind") {
+        return;
+    }
+    for (mode, args) in MODES {
+        let dir = scratch(&format!("annotate-all-{mode}"));
+        for program in corpus::program_names() {
+            let file = profile_of(&dir, &program, args);
+            let profile = format::read(&std::fs::read(&file).unwrap()).unwrap();
+            let out_file = dir.join(format!("callgrind.out.{program}"));
+            std::fs::write(&out_file, stg_prof(&["callgrind"], &file)).unwrap();
+            let out = Command::new(tool)
+                .args(["--threshold=100", "--auto=no"])
+                .arg(&out_file)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{program} {mode}");
+            let rows = annotate_rows(&String::from_utf8(out.stdout).unwrap());
+            let got = &rows["PROGRAM TOTALS"];
+            assert_eq!(got, &totals(&profile), "{program} {mode}");
+            let (steps, bytes) = report_totals(&stg_prof(&["report"], &file));
+            assert_eq!((got[0], got[1]), (steps, bytes), "{program} {mode}");
+        }
+    }
 }

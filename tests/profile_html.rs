@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 
 use cli_common::{chromium, dump_dom, stg_prof, stg_run_in};
 
+use stg_run::profile::side_file::SideInfo;
 use stg_run::profile::{CostCentreDecl, Profile, format, html::html};
 
 /// The DOM of `page` (with `fragment`) after its scripts ran.
@@ -246,7 +247,11 @@ fn a_deep_tree_opens_to_depth_fifty() {
     }
     let dir = cli_common::scratch("profile_html", "deep");
     let page = dir.join("deep.html");
-    std::fs::write(&page, html(&profile_fixture::chain(200), "deep", None)).unwrap();
+    std::fs::write(
+        &page,
+        html(&profile_fixture::chain(200), &SideInfo::default(), None),
+    )
+    .unwrap();
     let rows = tree_rows(&page_dom(&dir, &page, ""));
     assert_eq!(rows.len(), 51);
 }
@@ -258,7 +263,8 @@ fn names_are_text_not_markup() {
         module: 3,
         name: "</script><b>x</b>\"'&".into(),
     };
-    let page = html(&p, "a<b>", None);
+    p.modules[2] = "a<b>".into();
+    let page = html(&p, &SideInfo::default(), None);
     // The data cannot close its element: only the two real closings.
     assert_eq!(page.matches("</script>").count(), 2);
     assert!(page.contains("<h1>a&lt;b&gt;</h1>"));

@@ -10,7 +10,8 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use stg_run::cli::stdio::{self, say};
 use stg_run::cli::{parse_size, signals};
 use stg_run::files::{self, Patience};
-use stg_run::profile::{callgrind, dump, format, heap_chart, html, report};
+use stg_run::profile::side_file::{self, SideInfo};
+use stg_run::profile::{Profile, callgrind, dump, format, heap_chart, html, report};
 
 /// Records, before Rust's runtime starts, whether standard output was
 /// closed, so that `stg-prof ... >&-` is a write error, not silence.
@@ -199,9 +200,28 @@ enum Sort {
     Entries,
 }
 
-fn load(file: &Path, limit: u64) -> Result<stg_run::profile::Profile, String> {
+/// The profile in `file` (`-`: standard input), read within `limit`
+/// bytes, and its side file's information (the clock, the cost centres'
+/// source locations: src/profile/side_file.rs), or none when there is no
+/// side file (never for standard input); a side file that cannot be used
+/// is warned about and done without.
+fn load(file: &Path, limit: u64) -> Result<(Profile, SideInfo), String> {
     let bytes = files::read_input_or_stdin(file, limit).map_err(|e| format!("stg-prof: {e}"))?;
-    format::read(&bytes).map_err(|e| format!("stg-prof: {}: {e}", shown(file)))
+    let profile = format::read(&bytes).map_err(|e| format!("stg-prof: {}: {e}", shown(file)))?;
+    if file.as_os_str() == files::STDIN_NAME {
+        return Ok((profile, SideInfo::default()));
+    }
+    let side = match side_file::read_beside(file, &profile) {
+        Ok(side) => side.unwrap_or_default(),
+        Err(e) => {
+            say(&format!(
+                "stg-prof: warning: {e}; going on without source locations (stg-run writes \
+                 the side file beside the profile: run it again to have them)\n"
+            ));
+            SideInfo::default()
+        }
+    };
+    Ok((profile, side))
 }
 
 /// A file as messages name it: `standard input` for `-`.
@@ -243,12 +263,7 @@ fn heap_svg(
 /// Warns when the heap profile `hp_file` is of a program (`job`, the stem
 /// `stg-run` names it after) that has no module in the profile `p`: the
 /// page would show two different runs side by side.
-fn check_same_program(
-    p: &stg_run::profile::Profile,
-    file: &std::path::Path,
-    job: &str,
-    hp_file: &std::path::Path,
-) {
+fn check_same_program(p: &Profile, file: &std::path::Path, job: &str, hp_file: &std::path::Path) {
     if !p.modules.iter().any(|m| m == job) {
         let modules: Vec<String> = p.modules.iter().map(|m| format!("`{m}`")).collect();
         say(&format!(
@@ -264,7 +279,7 @@ fn check_same_program(
 /// An error naming every `--exclude` name that names no cost centre of the
 /// profile in `file`, and where to find the names.
 fn check_exclusions(
-    p: &stg_run::profile::Profile,
+    p: &Profile,
     opts: &report::Options,
     file: &std::path::Path,
 ) -> Result<(), String> {
@@ -285,17 +300,6 @@ fn check_exclusions(
         file.display()
     ));
     Err(msg)
-}
-
-/// The program a profile is of: the file's stem (`nfib` for `nfib.pgcl`;
-/// `stdin` for standard input).
-fn program_name(file: &std::path::Path) -> String {
-    if file.as_os_str() == files::STDIN_NAME {
-        return "stdin".to_string();
-    }
-    file.file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default()
 }
 
 /// What a command writes to standard output.
@@ -336,7 +340,7 @@ fn main() -> ExitCode {
         // The dump and the report are written as they are made: a profile
         // of millions of entries gives a text of hundreds of megabytes.
         Command::Dump { file, .. } => {
-            load(&file).map(|p| -> Output { Box::new(move |w| dump::write_dump(&p, w)) })
+            load(&file).map(|(p, _)| -> Output { Box::new(move |w| dump::write_dump(&p, w)) })
         }
         Command::Heap {
             file,
@@ -361,16 +365,16 @@ fn main() -> ExitCode {
                     .transpose()
             })
             .and_then(|chart| {
-                let p = load(&file)?;
+                let (p, side) = load(&file)?;
                 if let (Some((_, job)), Some(h)) = (&chart, &heap) {
                     check_same_program(&p, &file, job, h);
                 }
                 let svg = chart.as_ref().map(|(svg, _)| svg.as_str());
-                Ok(html::html(&p, &program_name(&file), svg))
+                Ok(html::html(&p, &side, svg))
             })
             .map(text),
         Command::Callgrind { file, .. } => load(&file)
-            .map(|p| callgrind::callgrind(&p, &program_name(&file)))
+            .map(|(p, side)| callgrind::callgrind(&p, &side))
             .map(text),
         Command::Report {
             file,
@@ -386,10 +390,9 @@ fn main() -> ExitCode {
             top,
             max_indent,
             ..
-        } => load(&file).and_then(|p| {
-            let program = program_name(&file);
+        } => load(&file).and_then(|(p, side)| {
             let opts = report::Options {
-                program,
+                program: p.program_name().to_string(),
                 sort: match sort {
                     Sort::Time => report::SortBy::Time,
                     Sort::Alloc => report::SortBy::Alloc,
@@ -404,6 +407,7 @@ fn main() -> ExitCode {
                 paps: paps || all_columns,
                 top,
                 max_indent,
+                side,
             };
             check_exclusions(&p, &opts, &file)?;
             Ok(Box::new(move |w: &mut dyn Write| report::write_report(&p, &opts, w)) as Output)

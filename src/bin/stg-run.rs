@@ -19,7 +19,9 @@ use stg_run::files::{self, OutputPlan, Patience};
 use stg_run::machine::explain;
 use stg_run::machine::heap_profile::{self, HeapProfileBy, HeapProfileOptions, HeapProfileSink};
 use stg_run::machine::{self, CostCentreMode, Engine, RunOptions, TraceFormat};
+use stg_run::profile::cost_centre::CostCentreTable;
 use stg_run::profile::format;
+use stg_run::profile::side_file::{self, Clock, SideInfo};
 use stg_run::stg::auto_cc::{self, AutoCc};
 use stg_run::stg::diagnostic::{Diagnostic, render_listing};
 use stg_run::stg::load;
@@ -627,7 +629,16 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
             (result, flushed)
         }
     };
-    let mut status = write_results(cli, &outputs, &result, flushed, page.as_deref(), heap_files);
+    let side = side_info(&program, &sources, &options);
+    let mut status = write_results(
+        cli,
+        &outputs,
+        &result,
+        &side,
+        flushed,
+        page.as_deref(),
+        heap_files,
+    );
     if signals::end_run() && status != INTERRUPTED {
         // The signal came after the machine's last look at the flag.
         say(
@@ -680,7 +691,16 @@ impl Outputs {
             .then(|| PathBuf::from(format!("{stem}.hp.stacks")));
         let mut plan = OutputPlan::new(&cli.files);
         match &profile {
-            Some(ProfileTo::File(path)) => plan.add("the profile", path)?,
+            Some(ProfileTo::File(path)) => {
+                plan.add("the profile", path)?;
+                // Its side file too, unless the profile goes to a device
+                // (`/dev/null`), which gets none.
+                if std::fs::metadata(path).is_err_and(|e| e.kind() == io::ErrorKind::NotFound)
+                    || std::fs::metadata(path).is_ok_and(|m| m.is_file())
+                {
+                    plan.add("the profile's side file", &side_file::path_for(path))?;
+                }
+            }
             Some(ProfileTo::Stdout) if io::stdout().is_terminal() => {
                 return Err(
                     "--profile-file -: standard output is a terminal, and a profile is \
@@ -734,6 +754,7 @@ fn write_results(
     cli: &Cli,
     outputs: &Outputs,
     result: &machine::RunResult,
+    side: &SideInfo,
     flushed: io::Result<()>,
     page: Option<&str>,
     heap_files: Option<HeapFiles>,
@@ -795,6 +816,9 @@ fn write_results(
                     "stg-run: cannot write the profile to {}: {e}\n",
                     path.display()
                 ));
+                status = io_status;
+            } else if let Err(message) = write_side_file(path, side, result) {
+                say(&message);
                 status = io_status;
             }
         }
@@ -987,6 +1011,42 @@ fn has_main(program: &stg_run::stg::syntax::Program) -> bool {
         .filter(|m| !stg_run::stg::check::is_prelude(m))
         .flat_map(|m| &m.bindings)
         .any(|b| b.name.name == "main")
+}
+
+/// What the side file `NAME.pgcl.src` says (src/profile/side_file.rs):
+/// what a tick is and where each cost centre is in the source.
+fn side_info(
+    program: &stg_run::stg::syntax::Program,
+    sources: &SourceMap,
+    options: &RunOptions,
+) -> SideInfo {
+    let table = CostCentreTable::new(program);
+    SideInfo {
+        clock: match options.clock {
+            machine::Clock::Steps => Clock::Steps,
+            machine::Clock::Cycles => Clock::Cycles,
+        },
+        locations: side_file::locations(&table, sources),
+    }
+}
+
+/// Writes the side file beside the profile at `path`. Not beside a
+/// profile written to a device (`--profile-file /dev/null`).
+fn write_side_file(
+    path: &Path,
+    side: &SideInfo,
+    result: &machine::RunResult,
+) -> Result<(), String> {
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return Ok(());
+    }
+    let side_path = side_file::path_for(path);
+    files::write_atomic(&side_path, side.to_text(&result.profile).as_bytes()).map_err(|e| {
+        format!(
+            "stg-run: cannot write the profile's source locations to {}: {e}\n",
+            side_path.display()
+        )
+    })
 }
 
 /// The message for a source file that is not UTF-8 text: where the first

@@ -6,8 +6,11 @@
 //!
 //! - **Functions** are cost centres, named `Module.name` (`nfib.nfib.n1`,
 //!   `Prelude.CAF`): names must be unique across the file, and every module
-//!   has its own `CAF`. The "file" of a function is its module (`fl=`). The
-//!   profile holds no source lines, so every cost line is at line 0.
+//!   has its own `CAF`. The "file" of a function is its source file and its
+//!   costs are at its source line, where the side file (`NAME.pgcl.src`)
+//!   gives them, so KCacheGrind shows the source beside it; a `CAF` is in
+//!   its module's file at line 0; otherwise (no side file, `MAIN`) the file
+//!   is the module's name and the line 0.
 //! - **Events**, per function and self (exclusive): `Ticks` (the profile's
 //!   clock: machine steps, or counter cycles), `Bytes` allocated (words × 8),
 //!   `Entries` (strict calls: `scc` entries, the report's "entries"),
@@ -17,13 +20,13 @@
 //!   top table.
 //! - **Calls** are the edges of the call graph: for every entry, an edge from
 //!   its parent's cost centre to its own, with the entry's *inherited*
-//!   costs (its subtree's) as the cost of the call, and as call count the
-//!   times the entry was made current: its `scc` entries plus its thunk
-//!   entries (so a `CAF`, only ever entered through its thunk, is called
-//!   too; the report's "entries" column counts `scc` entries alone, as
-//!   GHC's), and at least 1: the tools read `calls=0` as no call at all and
-//!   would add the call's inherited cost to the caller's own cost. Edges
-//!   between the same two cost centres are summed.
+//!   costs (its subtree's) as the cost of the call, and as call count its
+//!   `scc` entries, the report's "entries" of that entry. An edge whose
+//!   entries are 0 (a `CAF`, only ever entered through its thunk) counts
+//!   its thunk entries instead, and at least 1: the tools read `calls=0` as
+//!   no call at all and would add the call's inherited cost to the
+//!   caller's own cost. Edges between the same two cost centres are
+//!   summed. A call is at the caller's line and goes to the callee's.
 //!   In flat mode every cost centre is a child of `MAIN`, so the graph is a
 //!   star; in stacks mode it is GHC's call tree folded into a graph.
 //!   Recursion (a cost centre under itself) is kept as a call to itself, as
@@ -32,6 +35,8 @@
 //!   does for Valgrind's own files.
 //! - **Totals**: `summary:` is the whole run (the root's inherited costs), so
 //!   percentages in the tools are of the whole run, as in the report.
+//! - `cmd:` is the program's name (its last module), `desc:` says what a
+//!   tick is.
 //!
 //! Functions are written in cost-centre order and calls in the order of the
 //! callee's first entry, so the output is a function of the profile alone.
@@ -41,6 +46,7 @@ use std::collections::hash_map::Entry;
 use std::fmt::Write;
 
 use super::report::WORD_BYTES;
+use super::side_file::{Clock, SideInfo};
 use super::tree::{Sums, Tree};
 use super::{Profile, one_line};
 
@@ -65,16 +71,17 @@ fn columns(s: &Sums) -> [u128; 6] {
     ]
 }
 
-fn cost_line(out: &mut String, s: &Sums) {
-    out.push('0');
+fn cost_line(out: &mut String, line: u32, s: &Sums) {
+    let _ = write!(out, "{line}");
     for c in columns(s) {
         let _ = write!(out, " {c}");
     }
     out.push('\n');
 }
 
-/// The callgrind file for `profile`; `program` names the run (`cmd:`).
-pub fn callgrind(profile: &Profile, program: &str) -> String {
+/// The callgrind file for `profile`, with the source files and lines of
+/// `side` where it has them.
+pub fn callgrind(profile: &Profile, side: &SideInfo) -> String {
     let tree = Tree::new(profile);
     let (indiv, inh) = tree.sums(profile);
     let ncc = profile.cost_centres.len();
@@ -91,6 +98,24 @@ pub fn callgrind(profile: &Profile, program: &str) -> String {
             .get(c)
             .map_or("?", |cc| profile.module_of(cc))
     };
+    // Each module's source file, from any of its located cost centres.
+    let mut module_file: HashMap<u32, &str> = HashMap::new();
+    for (c, cc) in profile.cost_centres.iter().enumerate() {
+        if let Some(l) = side.location(c as u32 + 1) {
+            module_file.entry(cc.module).or_insert(l.file.as_str());
+        }
+    }
+    let file_of = |c: usize| -> &str {
+        match side.location(c as u32 + 1) {
+            Some(l) => l.file.as_str(),
+            None => profile
+                .cost_centres
+                .get(c)
+                .and_then(|cc| module_file.get(&cc.module).copied())
+                .unwrap_or_else(|| module_of(c)),
+        }
+    };
+    let line_of = |c: usize| side.location(c as u32 + 1).map_or(0, |l| l.line);
     let name_of = |c: usize| -> String {
         match profile.cost_centres.get(c) {
             Some(cc) => one_line(&format!("{}.{}", module_of(c), cc.name)),
@@ -102,7 +127,8 @@ pub fn callgrind(profile: &Profile, program: &str) -> String {
     // the callee's entry is first met.
     let mut own = vec![Sums::default(); ncc + 1];
     let mut used = vec![false; ncc + 1];
-    let mut calls: Vec<Vec<(usize, u128, Sums)>> = vec![Vec::new(); ncc + 1];
+    // (callee, scc entries, thunk entries, inherited costs)
+    let mut calls: Vec<Vec<(usize, u128, u128, Sums)>> = vec![Vec::new(); ncc + 1];
     // Where each (caller, callee) edge is in `calls[caller]`: a caller may
     // have millions of distinct callees, so no linear search.
     let mut edge_at: HashMap<(usize, usize), usize> = HashMap::new();
@@ -112,17 +138,17 @@ pub fn callgrind(profile: &Profile, program: &str) -> String {
         used[c] = true;
         for &k in &tree.kids[i] {
             let callee = cc_of(k);
-            let count = (indiv[k].strict + indiv[k].lazy).max(1);
             let edges = &mut calls[c];
             match edge_at.entry((c, callee)) {
                 Entry::Occupied(at) => {
                     let e = &mut edges[*at.get()];
-                    e.1 += count;
-                    e.2.add(&inh[k]);
+                    e.1 += indiv[k].strict;
+                    e.2 += indiv[k].lazy;
+                    e.3.add(&inh[k]);
                 }
                 Entry::Vacant(at) => {
                     at.insert(edges.len());
-                    edges.push((callee, count, inh[k]));
+                    edges.push((callee, indiv[k].strict, indiv[k].lazy, inh[k]));
                 }
             }
         }
@@ -131,16 +157,19 @@ pub fn callgrind(profile: &Profile, program: &str) -> String {
     let mut out = String::new();
     out.push_str("# callgrind format\nversion: 1\n");
     let _ = writeln!(out, "creator: stg-prof {}", env!("CARGO_PKG_VERSION"));
-    let program = if program.is_empty() {
-        "<program>"
-    } else {
-        program
-    };
-    let _ = writeln!(out, "cmd: {}", one_line(program));
-    if profile.frequency > 0 {
-        let _ = writeln!(out, "desc: Clock: {} ticks per second", profile.frequency);
-    } else {
-        out.push_str("desc: Clock: machine steps (or a clock of unrecorded frequency)\n");
+    let _ = writeln!(out, "cmd: {}", one_line(profile.program_name()));
+    match (side.clock, profile.frequency) {
+        (Clock::Steps, _) => out.push_str("desc: Clock: machine steps (a tick is one step)\n"),
+        (Clock::Cycles, 0) => out.push_str("desc: Clock: cycles (frequency not recorded)\n"),
+        (Clock::Cycles, f) => {
+            let _ = writeln!(out, "desc: Clock: cycles, {f} per second");
+        }
+        (Clock::Unknown, 0) => {
+            out.push_str("desc: Clock: machine steps (or a clock of unrecorded frequency)\n")
+        }
+        (Clock::Unknown, f) => {
+            let _ = writeln!(out, "desc: Clock: {f} ticks per second");
+        }
     }
     out.push_str("positions: line\n");
     for (name, long) in EVENTS {
@@ -182,14 +211,19 @@ pub fn callgrind(profile: &Profile, program: &str) -> String {
         if !used[c] {
             continue;
         }
-        file_ref(&mut out, "fl", module_of(c));
+        file_ref(&mut out, "fl", file_of(c));
         fn_ref(&mut out, "fn", c);
-        cost_line(&mut out, &own[c]);
-        for (callee, count, cost) in &calls[c] {
-            file_ref(&mut out, "cfi", module_of(*callee));
+        cost_line(&mut out, line_of(c), &own[c]);
+        for (callee, entries, thunks, cost) in &calls[c] {
+            let count = if *entries > 0 {
+                *entries
+            } else {
+                (*thunks).max(1)
+            };
+            file_ref(&mut out, "cfi", file_of(*callee));
             fn_ref(&mut out, "cfn", *callee);
-            let _ = writeln!(out, "calls={count} 0");
-            cost_line(&mut out, cost);
+            let _ = writeln!(out, "calls={count} {}", line_of(*callee));
+            cost_line(&mut out, line_of(c), cost);
         }
         out.push('\n');
     }

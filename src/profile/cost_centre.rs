@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use crate::profile::CostCentreDecl;
-use crate::stg::syntax::{Expr, ExprKind, Program};
+use crate::stg::syntax::{Expr, ExprKind, Program, Span};
 
 /// A 1-based cost-centre id.
 pub type CcId = u32;
@@ -23,6 +23,10 @@ pub struct CostCentreTable {
     pub cost_centres: Vec<CostCentreDecl>,
     /// `CAF` cost centre of each program module (by position in `Program::modules`).
     pub cafs: Vec<CcId>,
+    /// Where each cost centre is in the source, by cost centre (index 0 is
+    /// cost centre 1): the first `scc` of its label (for an automatic one,
+    /// the binding it wraps); `None` for `MAIN` and the modules' `CAF`s.
+    pub spans: Vec<Option<Span>>,
     by_label: HashMap<(usize, String), CcId>,
 }
 
@@ -34,6 +38,7 @@ impl CostCentreTable {
                 module: 1,
                 name: "MAIN".to_string(),
             }],
+            spans: vec![None],
             ..Default::default()
         };
         for (mi, module) in program.modules.iter().enumerate() {
@@ -43,6 +48,7 @@ impl CostCentreTable {
                 module: module_id,
                 name: "CAF".to_string(),
             });
+            t.spans.push(None);
             t.cafs.push(t.cost_centres.len() as CcId);
             // `scc "CAF"` is this cost centre: one label, one cost centre
             // per module (LANGUAGE.md), and the module's `CAF` is named so.
@@ -64,6 +70,7 @@ impl CostCentreTable {
                                 module: module_id,
                                 name: label.clone(),
                             });
+                            t.spans.push(Some(e.span));
                             t.by_label.insert(key, t.cost_centres.len() as CcId);
                         }
                         work.push(body);

@@ -31,6 +31,7 @@ use std::fmt::Write;
 use super::Profile;
 use super::markup_text;
 use super::report::{WORD_BYTES, thousands};
+use super::side_file::{Clock, SideInfo};
 use super::tree::Tree;
 
 /// `s` as a JSON string literal that is also safe inside a `<script>`
@@ -116,18 +117,20 @@ fn data(profile: &Profile, program: &str) -> String {
     out
 }
 
-/// The page for `profile`; `program` names the run; `heap_chart`, an SVG
-/// document (from [`super::heap_chart::svg`]), is shown under the tables.
-pub fn html(profile: &Profile, program: &str, heap_chart: Option<&str>) -> String {
+/// The page for `profile`, titled with its program's name, with what
+/// `side` knows; `heap_chart`, an SVG document (from
+/// [`super::heap_chart::svg`]), is shown under the tables.
+pub fn html(profile: &Profile, side: &SideInfo, heap_chart: Option<&str>) -> String {
     let tree = Tree::new(profile);
     let (_, inh) = tree.sums(profile);
     let total = inh.first().copied().unwrap_or_default();
-    let program = if program.is_empty() {
-        "<program>"
-    } else {
-        program
-    };
-    let time = if profile.frequency > 0 {
+    let program = profile.program_name();
+    let time = if side.clock == Clock::Steps {
+        format!(
+            "total steps {} (a tick is one machine step)",
+            thousands(total.ticks)
+        )
+    } else if profile.frequency > 0 {
         format!(
             "total time {:.2} s ({} ticks at {} per second)",
             total.ticks as f64 / profile.frequency as f64,

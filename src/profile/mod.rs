@@ -89,6 +89,21 @@ impl Profile {
             .get((cc.module as usize).wrapping_sub(1))
             .map_or("?", String::as_str)
     }
+
+    /// The program the profile is of: its last module (`stg-run` loads the
+    /// program's files in the order given and names the profile after the
+    /// last one's stem, which is that module's name: `nfib` for
+    /// `programs/nfib.stg`), skipping the built-in `MAIN`; `<program>` for
+    /// a profile with no other module. The reports' titles use it rather
+    /// than the profile file's name, which may be any name.
+    pub fn program_name(&self) -> &str {
+        self.modules
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|&(i, m)| !(i == 0 && m == "MAIN"))
+            .map_or("<program>", |(_, m)| m.as_str())
+    }
 }
 
 /// `s` with line breaks, tabs and other control characters as spaces, for
@@ -126,5 +141,6 @@ pub mod format;
 pub mod heap_chart;
 pub mod html;
 pub mod report;
+pub mod side_file;
 pub mod stacks;
 mod tree;

@@ -41,6 +41,7 @@
 
 use std::io::{self, Write};
 
+use super::side_file::{Clock, SideInfo};
 use super::tree::{Sums, Tree};
 use super::{CostCentreDecl, Profile, one_line};
 
@@ -84,6 +85,9 @@ pub struct Options {
     pub top: usize,
     /// Indentation stops growing at this depth.
     pub max_indent: usize,
+    /// The side file's clock and source locations: with locations, both
+    /// tables get GHC's SRC column.
+    pub side: SideInfo,
 }
 
 impl Default for Options {
@@ -100,6 +104,7 @@ impl Default for Options {
             paps: false,
             top: 0,
             max_indent: 50,
+            side: SideInfo::default(),
         }
     }
 }
@@ -242,6 +247,45 @@ pub fn unknown_exclusions<'a>(profile: &Profile, opts: &'a Options) -> Vec<&'a s
         .collect()
 }
 
+/// The header's first line of figures: what the ticks add up to, in the
+/// clock's own unit. With the steps clock, steps (never seconds, even where
+/// the header records steps per second); with the cycles clock, seconds
+/// where the frequency is known; without a side file, seconds where the
+/// frequency is known (Clean's and older files), else ticks.
+fn write_total_time(
+    profile: &Profile,
+    side: &SideInfo,
+    ticks: u128,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let unit = match side.clock {
+        Clock::Steps => {
+            return writeln!(
+                out,
+                "\ttotal steps = {:>12}        (a tick is one machine step: %time is a share of the steps)",
+                thousands(ticks)
+            );
+        }
+        Clock::Cycles => "cycles",
+        Clock::Unknown => "ticks",
+    };
+    if profile.frequency > 0 {
+        let secs = ticks as f64 / profile.frequency as f64;
+        writeln!(
+            out,
+            "\ttotal time  = {secs:>12.2} secs   ({} {unit} @ {} {unit}/sec)",
+            thousands(ticks),
+            thousands(profile.frequency as u128)
+        )
+    } else {
+        writeln!(
+            out,
+            "\ttotal {unit:<6}= {:>12}        (clock frequency not recorded)",
+            thousands(ticks)
+        )
+    }
+}
+
 /// The report for `profile`, as one string (see [`write_report`]).
 pub fn report(profile: &Profile, opts: &Options) -> String {
     let mut out = Vec::new();
@@ -281,21 +325,7 @@ pub fn write_report(profile: &Profile, opts: &Options, out: &mut dyn Write) -> i
         "\t{} Time and Allocation Profiling Report\n",
         one_line(program)
     )?;
-    if profile.frequency > 0 {
-        let secs = total.ticks as f64 / profile.frequency as f64;
-        writeln!(
-            out,
-            "\ttotal time  = {secs:>12.2} secs   ({} ticks @ {} ticks/sec)",
-            thousands(total.ticks),
-            thousands(profile.frequency as u128)
-        )?;
-    } else {
-        writeln!(
-            out,
-            "\ttotal ticks = {:>12}        (clock frequency not recorded)",
-            thousands(total.ticks)
-        )?;
-    }
+    write_total_time(profile, &opts.side, total.ticks, out)?;
     writeln!(
         out,
         "\ttotal alloc = {:>12} bytes  ({} words)",
@@ -330,6 +360,9 @@ pub fn write_report(profile: &Profile, opts: &Options, out: &mut dyn Write) -> i
     }
     writeln!(out)?;
 
+    // GHC's SRC column, where the side file gave the locations.
+    let src = opts.side.has_locations();
+
     // Top cost centres: individual costs summed per cost centre.
     let mut per_cc: Vec<Sums> = vec![Sums::default(); profile.cost_centres.len()];
     for &i in &tree.order {
@@ -351,6 +384,10 @@ pub fn write_report(profile: &Profile, opts: &Options, out: &mut dyn Write) -> i
     {
         let mut head: Vec<String> = ["COST CENTRE", "MODULE"].map(String::from).to_vec();
         let mut align = vec![Align::Left, Align::Left];
+        if src {
+            head.push("SRC".into());
+            align.push(Align::Left);
+        }
         if opts.sort == SortBy::Entries {
             head.push("entries".into());
             align.push(Align::Right);
@@ -366,6 +403,9 @@ pub fn write_report(profile: &Profile, opts: &Options, out: &mut dyn Write) -> i
                 let s = &per_cc[c];
                 let id = c as u32 + 1;
                 let mut r = vec![one_line(cc_name(id)), one_line(cc_module(id))];
+                if src {
+                    r.push(one_line(&opts.side.src_column(profile, id)));
+                }
                 if opts.sort == SortBy::Entries {
                     r.push(s.strict.to_string());
                 }
@@ -389,10 +429,14 @@ pub fn write_report(profile: &Profile, opts: &Options, out: &mut dyn Write) -> i
         }
         i == 0 || (inh[i].ticks >= opts.min_ticks as u128 && inh[i].words >= opts.min_words as u128)
     };
-    let mut head: Vec<String> = ["COST CENTRE", "MODULE", "no.", "entries"]
-        .map(String::from)
-        .to_vec();
-    let mut align = vec![Align::Left, Align::Left, Align::Right, Align::Right];
+    let mut head: Vec<String> = ["COST CENTRE", "MODULE"].map(String::from).to_vec();
+    let mut align = vec![Align::Left, Align::Left];
+    if src {
+        head.push("SRC".into());
+        align.push(Align::Left);
+    }
+    head.extend(["no.", "entries"].map(String::from));
+    align.extend([Align::Right, Align::Right]);
     if opts.thunks {
         head.push("thunks".into());
         align.push(Align::Right);
@@ -432,12 +476,12 @@ pub fn write_report(profile: &Profile, opts: &Options, out: &mut dyn Write) -> i
             }
             label.push_str(&one_line(name));
             let s = &indiv[i];
-            let mut r = vec![
-                label,
-                one_line(cc_module(e.cost_centre)),
-                tree.number[i].to_string(),
-                s.strict.to_string(),
-            ];
+            let mut r = vec![label, one_line(cc_module(e.cost_centre))];
+            if src {
+                r.push(one_line(&opts.side.src_column(profile, e.cost_centre)));
+            }
+            r.push(tree.number[i].to_string());
+            r.push(s.strict.to_string());
             if opts.thunks {
                 r.push(s.lazy.to_string());
             }
