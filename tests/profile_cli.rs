@@ -49,8 +49,9 @@ fn report_and_dump_print_what_the_library_prints() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // Titled with the program's name (its last module), not the file's.
     let opts = report::Options {
-        program: "fib".into(),
+        program: "Main".into(),
         raw: true,
         min_ticks: 100,
         exclude: vec!["CAF".into()],

@@ -9,9 +9,13 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use stg_run::cli::stdio::{self, say};
 use stg_run::cli::{parse_size, signals};
-use stg_run::files::{self, Patience};
-use stg_run::profile::side_file::{self, SideInfo};
+use stg_run::files::{self, OutputPlan, Patience};
+use stg_run::profile::side_file::{self, Clock, SideInfo};
+use stg_run::profile::view::diff as view_diff;
+use stg_run::profile::view::folded::{self, Weight};
+use stg_run::profile::view::{dot, ghc_json, speedscope};
 use stg_run::profile::{Profile, callgrind, dump, format, heap_chart, html, report};
+use stg_run::profile::{compare, merge};
 
 /// Records, before Rust's runtime starts, whether standard output was
 /// closed, so that `stg-prof ... >&-` is a write error, not silence.
@@ -24,11 +28,14 @@ static NOTE_CLOSED_DESCRIPTORS: extern "C" fn() = stdio::note_closed_descriptors
 #[command(
     name = "stg-prof",
     version,
-    about = "Read a .pgcl call-graph profile and print a report, a dump, a callgrind file or an HTML page; draw heap profiles",
+    about = "Read a .pgcl call-graph profile and print a report, a dump, an HTML page or a file for another tool; draw heap profiles",
     long_about = "Read a .pgcl call-graph profile (Clean's format, version 2, as written by \
                   `stg-run --profile`) and print a report laid out like GHC's .prof file, \
-                  every field of the file, the profile in callgrind format for KCacheGrind, \
-                  or an interactive HTML page; or draw a heap profile (.hp) as an SVG chart.",
+                  every field of the file, an interactive HTML page, or the profile for \
+                  another tool: callgrind (KCacheGrind), speedscope, folded stacks \
+                  (flamegraph.pl, inferno), GHC's JSON profile, graphviz; or draw a heap \
+                  profile (.hp) as an SVG chart. Beside FILE.pgcl, stg-run writes \
+                  FILE.pgcl.src (the clock, the cost centres' source locations), read when present.",
     after_help = "Examples:\n  \
                   stg-run programs/queens.stg --profile --auto-cc=top && stg-prof report queens.pgcl\n  \
                   stg-prof html queens.pgcl > queens.html\n  \
@@ -145,6 +152,94 @@ enum Command {
         #[command(flatten)]
         input: InputLimit,
     },
+    /// Print the profile in speedscope's JSON file format (open it at
+    /// speedscope.app or with `speedscope FILE`): two evented profiles,
+    /// time and allocation, over the call tree; frames are cost centres
+    /// (`Module.name`) with their source locations.
+    /// `stg-prof speedscope nfib.pgcl > nfib.speedscope.json`.
+    Speedscope {
+        /// The profile file (.pgcl); `-` reads standard input.
+        file: PathBuf,
+        #[command(flatten)]
+        input: InputLimit,
+    },
+    /// Print the profile as folded stacks, `MAIN.MAIN;nfib.main;nfib.nfib 123`,
+    /// one line per entry with its individual ticks (or bytes), for
+    /// flamegraph.pl or inferno: `stg-prof folded nfib.pgcl | inferno-flamegraph > nfib.svg`.
+    Folded {
+        /// The profile file (.pgcl); `-` reads standard input.
+        file: PathBuf,
+        /// Weigh stacks by bytes allocated instead of ticks.
+        #[arg(long)]
+        alloc: bool,
+        #[command(flatten)]
+        input: InputLimit,
+    },
+    /// Print the profile in the layout of GHC's JSON profile (`+RTS -pj`),
+    /// for tools that read GHC's profiles (speedscope, profiteur): cost
+    /// centres with their source locations, the call tree with entries,
+    /// ticks and bytes allocated.
+    Json {
+        /// The profile file (.pgcl); `-` reads standard input.
+        file: PathBuf,
+        #[command(flatten)]
+        input: InputLimit,
+    },
+    /// Print the call graph for graphviz: one node per cost centre
+    /// (coloured by its individual share of the time), one edge per caller
+    /// and callee (coloured and sized by the inherited share on it).
+    /// `stg-prof dot nfib.pgcl | dot -Tsvg > nfib.svg`.
+    Dot {
+        /// The profile file (.pgcl); `-` reads standard input.
+        file: PathBuf,
+        /// Leave out cost centres whose inherited share of the time is
+        /// below PERCENT (the root stays).
+        #[arg(long, value_name = "PERCENT", default_value_t = 0.5, value_parser = percent)]
+        node_threshold: f64,
+        /// Leave out edges whose share of the time is below PERCENT.
+        #[arg(long, value_name = "PERCENT", default_value_t = 0.1, value_parser = percent)]
+        edge_threshold: f64,
+        #[command(flatten)]
+        input: InputLimit,
+    },
+    /// Compare two runs of one program: entries matched by cost-centre
+    /// path, cost centres by name, the change of every counter (B − A),
+    /// largest first. Prints nothing when nothing changed, like `diff`.
+    /// Errors (unreadable files, profiles of two different programs) exit
+    /// with status 2. `stg-prof diff before.pgcl after.pgcl`.
+    Diff {
+        /// The first profile (.pgcl): the "before"; `-` reads standard input.
+        a: PathBuf,
+        /// The second profile (.pgcl): the "after"; `-` reads standard input.
+        b: PathBuf,
+        /// Leave out rows whose every counter changed by less than N (a
+        /// tolerance; 1 leaves out only the unchanged rows).
+        #[arg(long, value_name = "N", default_value_t = 1)]
+        min_change: u64,
+        /// Exit with status 1 when a change is shown, 0 when none is (so
+        /// that a script or a golden test can gate on it).
+        #[arg(long)]
+        exit_code: bool,
+        #[command(flatten)]
+        input: InputLimit,
+    },
+    /// Sum several runs of one program into one profile, written to
+    /// `-o FILE.pgcl` (with its side file, FILE.pgcl.src, when the first
+    /// input has one): entries matched by cost-centre path, counters
+    /// added. The profiles must declare the same modules and cost
+    /// centres; the first difference is an error.
+    /// `stg-prof merge run1.pgcl run2.pgcl -o both.pgcl`.
+    Merge {
+        /// The profiles (.pgcl), at least two; one of them may be `-`
+        /// (standard input).
+        #[arg(required = true, num_args = 2..)]
+        files: Vec<PathBuf>,
+        /// Where to write the sum (not one of the inputs).
+        #[arg(short = 'o', long = "output", value_name = "FILE.pgcl")]
+        output: PathBuf,
+        #[command(flatten)]
+        input: InputLimit,
+    },
     /// Draw a heap profile (.hp) as an SVG chart, like hp2ps.
     ///
     /// The heap profile comes from `stg-run --heap-profile` or GHC's
@@ -187,9 +282,23 @@ impl Command {
             | Command::Dump { input, .. }
             | Command::Callgrind { input, .. }
             | Command::Html { input, .. }
+            | Command::Speedscope { input, .. }
+            | Command::Folded { input, .. }
+            | Command::Json { input, .. }
+            | Command::Dot { input, .. }
+            | Command::Diff { input, .. }
+            | Command::Merge { input, .. }
             | Command::Heap { input, .. } => input.max_input_size,
             Command::Help { .. } => files::DEFAULT_MAX_INPUT_BYTES,
         }
+    }
+}
+
+/// A percentage, 0 to 100.
+fn percent(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(p) if (0.0..=100.0).contains(&p) => Ok(p),
+        _ => Err(format!("`{s}` is not a percentage from 0 to 100")),
     }
 }
 
@@ -323,6 +432,89 @@ fn help(command: Option<String>) -> Result<Output, String> {
     Err("stg-prof: help: no help was printed (a bug: please report it)".to_string())
 }
 
+/// `stg-prof diff`: status 0 (no change shown, or changes without
+/// `--exit-code`), 1 (changes, with `--exit-code`) or 2 (an error).
+fn diff_command(a: &Path, b: &Path, limit: u64, min_change: u64, exit_code: bool) -> ExitCode {
+    let run = || -> Result<bool, String> {
+        stdin_once(a, Some(b))?;
+        let (pa, _) = load(a, limit)?;
+        let (pb, _) = load(b, limit)?;
+        let (na, nb) = (shown(a), shown(b));
+        let c = compare::compare(&pa, &na, &pb, &nb).map_err(|e| format!("stg-prof: {e}"))?;
+        let differs = view_diff::differs(&c, min_change as u128);
+        emit(Box::new(move |w| {
+            view_diff::write_diff(&c, &na, &nb, min_change as u128, w)
+        }))?;
+        Ok(differs)
+    };
+    match run() {
+        Ok(true) if exit_code => ExitCode::from(1),
+        Ok(_) => ExitCode::SUCCESS,
+        Err(msg) => {
+            say(&format!("{msg}\n"));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `stg-prof merge`: the sum of `files` written to `output`, with the
+/// first input's side file.
+fn merge_command(files: &[PathBuf], output: &Path, limit: u64) -> Result<(), String> {
+    let stdin_uses = files
+        .iter()
+        .filter(|f| f.as_os_str() == files::STDIN_NAME)
+        .count();
+    if stdin_uses > 1 {
+        return Err(
+            "stg-prof: merge: `-` (standard input) is given more than once; it can be read \
+             only once: give the others as files"
+                .to_string(),
+        );
+    }
+    // The output is checked before anything is read: it can be created and
+    // is none of the inputs (which would be overwritten).
+    let mut plan = OutputPlan::new(files);
+    plan.add("the merged profile", output)
+        .map_err(|e| format!("stg-prof: merge: {e}"))?;
+    // Its side file goes beside it, unless it is a device (`/dev/null`).
+    let beside = match std::fs::metadata(output) {
+        Ok(m) => m.is_file(),
+        Err(e) => e.kind() == std::io::ErrorKind::NotFound,
+    };
+    if beside {
+        plan.add("its side file", &side_file::path_for(output))
+            .map_err(|e| format!("stg-prof: merge: {e}"))?;
+    }
+    let mut loaded = Vec::new();
+    for f in files {
+        let (p, side) = load(f, limit)?;
+        loaded.push((shown(f), p, side));
+    }
+    let inputs: Vec<(&str, &Profile)> = loaded.iter().map(|(n, p, _)| (n.as_str(), p)).collect();
+    let sum = merge::merge(&inputs).map_err(|e| format!("stg-prof: merge: {e}"))?;
+    let (first_name, _, first_side) = &loaded[0];
+    for (name, _, side) in &loaded[1..] {
+        if side.clock != first_side.clock && side.clock != Clock::Unknown {
+            return Err(format!(
+                "stg-prof: merge: {name} counts ticks of the {:?} clock, {first_name} of the {:?} \
+                 clock (their side files say so): the sum would add steps to cycles",
+                side.clock, first_side.clock
+            ));
+        }
+    }
+    format::write_file_atomic(output, &sum)
+        .map_err(|e| format!("stg-prof: merge: cannot write {}: {e}", output.display()))?;
+    let side_path = side_file::path_for(output);
+    if beside && *first_side == SideInfo::default() {
+        // No side file: none of an older profile of that name either.
+        let _ = std::fs::remove_file(&side_path);
+    } else if beside {
+        files::write_atomic(&side_path, first_side.to_text(&sum).as_bytes())
+            .map_err(|e| format!("stg-prof: merge: cannot write {}: {e}", side_path.display()))?;
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     signals::install("stg-prof");
     let matches = stdio::parse_command_line(Cli::command(), "stg-prof");
@@ -337,6 +529,16 @@ fn main() -> ExitCode {
     let heap_svg = |file: &Path, options: &heap_chart::ChartOptions| heap_svg(file, limit, options);
     let result: Result<Output, String> = match cli.command {
         Command::Help { command } => help(command),
+        Command::Diff {
+            a,
+            b,
+            min_change,
+            exit_code,
+            ..
+        } => return diff_command(&a, &b, limit, min_change, exit_code),
+        Command::Merge { files, output, .. } => {
+            merge_command(&files, &output, limit).map(|()| text(String::new()))
+        }
         // The dump and the report are written as they are made: a profile
         // of millions of entries gives a text of hundreds of megabytes.
         Command::Dump { file, .. } => {
@@ -371,6 +573,30 @@ fn main() -> ExitCode {
                 }
                 let svg = chart.as_ref().map(|(svg, _)| svg.as_str());
                 Ok(html::html(&p, &side, svg))
+            })
+            .map(text),
+        Command::Speedscope { file, .. } => load(&file)
+            .map(|(p, side)| speedscope::speedscope(&p, &side))
+            .map(text),
+        Command::Folded { file, alloc, .. } => load(&file).map(|(p, _)| -> Output {
+            let weight = if alloc { Weight::Bytes } else { Weight::Ticks };
+            Box::new(move |w| folded::write_folded(&p, weight, w))
+        }),
+        Command::Json { file, .. } => load(&file)
+            .map(|(p, side)| ghc_json::ghc_json(&p, &side))
+            .map(text),
+        Command::Dot {
+            file,
+            node_threshold,
+            edge_threshold,
+            ..
+        } => load(&file)
+            .map(|(p, side)| {
+                let limits = dot::Thresholds {
+                    node_threshold,
+                    edge_threshold,
+                };
+                dot::dot(&p, &side, limits)
             })
             .map(text),
         Command::Callgrind { file, .. } => load(&file)

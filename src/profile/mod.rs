@@ -135,12 +135,16 @@ pub(crate) fn markup_text(s: &str) -> String {
 }
 
 pub mod callgrind;
+pub mod compare;
 pub mod cost_centre;
 pub mod dump;
 pub mod format;
 pub mod heap_chart;
 pub mod html;
+pub mod merge;
 pub mod report;
 pub mod side_file;
 pub mod stacks;
 mod tree;
+pub use tree::Sums;
+pub mod view;

@@ -139,13 +139,13 @@ fn key(sort: SortBy, s: &Sums) -> (u128, u128) {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Align {
+pub(crate) enum Align {
     Left,
     Right,
 }
 
 /// A table's rows, handed one by one to the function given (see [`table`]).
-type Rows<'a> = dyn Fn(&mut dyn FnMut(&[String])) + 'a;
+pub(crate) type Rows<'a> = dyn Fn(&mut dyn FnMut(&[String])) + 'a;
 
 /// Lays out rows in columns separated by two spaces (one after a
 /// left-aligned column is not enough to read names apart, GHC uses at least
@@ -154,7 +154,7 @@ type Rows<'a> = dyn Fn(&mut dyn FnMut(&[String])) + 'a;
 /// columns, once to write the rows, so that a table of any length takes no
 /// memory for its rows (a profile may hold millions of entries). Returns
 /// the number of rows.
-fn table(
+pub(crate) fn table(
     out: &mut dyn Write,
     head: &[String],
     align: &[Align],

@@ -56,9 +56,10 @@ impl Tree {
     }
 }
 
-/// Counters summed without overflow.
+/// The six counters of [`Counters`], summed without overflow (in `u128`):
+/// an entry's, a subtree's, a cost centre's over its entries.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Sums {
+pub struct Sums {
     pub ticks: u128,
     pub words: u128,
     pub tail: u128,

@@ -222,3 +222,47 @@ xs = {} \\u {} -> enumFromTo {one, big}
 loop = {} \\r {n} -> case n of I# {k} -> case +# {k, 1#} of m -> let b = {m} \\r {} -> I# {m} in loop {b}
 main = {} \\u {} -> case length {xs} of I# {l} -> loop {one}
 ";
+
+/// `tests/browser`, where the Node scripts that drive the real clients
+/// live, with their npm packages (`npm ci --prefix tests/browser`).
+pub fn browser_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser")
+}
+
+/// Node and the npm packages of `tests/browser` (playwright-core, ajv,
+/// speedscope), with Chromium, if they are here (see [`have`]).
+pub fn browser_tools() -> bool {
+    let installed = browser_dir()
+        .join("node_modules/playwright-core/package.json")
+        .is_file()
+        && browser_dir()
+            .join("node_modules/speedscope/package.json")
+            .is_file();
+    if !installed {
+        assert!(
+            std::env::var_os("STG_RUN_REQUIRE_CLIENTS").is_none(),
+            "tests/browser's npm packages are missing; .ci/run installs them (npm ci --prefix tests/browser)"
+        );
+        eprintln!("skipped: tests/browser/node_modules missing (npm ci --prefix tests/browser)");
+        return false;
+    }
+    have("node", "--version", "v", "nodejs") && chromium()
+}
+
+/// Runs `node tests/browser/<script> ARGS`; it must succeed. Returns its
+/// standard output.
+pub fn node<S: AsRef<std::ffi::OsStr>>(script: &str, args: &[S]) -> String {
+    let out = Command::new("node")
+        .arg(browser_dir().join(script))
+        .args(args)
+        .output()
+        .expect("node starts");
+    assert!(
+        out.status.success(),
+        "node {script}: status {:?}\n{}\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}

@@ -91,3 +91,38 @@ pub fn chain(depth: usize) -> Profile {
         entries,
     }
 }
+
+/// A profile of `n` entries over 1,000 cost centres, shaped like a big
+/// program's: each entry's parent one of the few entries before it (a
+/// deterministic pseudo-random walk, so trees are deep and wide), counters
+/// pseudo-random. For the page's responsiveness on a large profile.
+pub fn large(n: usize) -> Profile {
+    let ncc = 1000u32;
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move |m: u64| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) % m.max(1)
+    };
+    let mut entries: Vec<Entry> = Vec::with_capacity(n);
+    entries.push(entry(1, counters(5, 5, 1, 0, 0, 0), &[]));
+    for i in 1..n {
+        let far = next(10) == 0;
+        let back = 1 + next(if far { i as u64 } else { 8 });
+        let parent = i.saturating_sub(back as usize);
+        let cc = 2 + next(ncc as u64 - 1) as u32;
+        let c = counters(next(1000), next(5000), next(50), next(20), next(5), next(3));
+        entries.push(entry(cc, c, &[]));
+        entries[parent].children.push(i as u32);
+    }
+    let mut cost_centres = vec![cc(1, "MAIN")];
+    cost_centres.extend((2..=ncc).map(|i| cc(2, &format!("c{i}"))));
+    Profile {
+        frequency: 0,
+        overhead: 0,
+        modules: vec!["MAIN".into(), "Big".into()],
+        cost_centres,
+        entries,
+    }
+}

@@ -1,0 +1,311 @@
+//! `stg-prof diff` and `stg-prof merge`.
+//!
+//! - diff of a profile with itself prints nothing and exits 0 (with
+//!   `--exit-code` too), for every program; of two runs of nfib with
+//!   different inputs (15 and 14) it shows the expected deltas (nfib 15
+//!   makes 1,973 calls, nfib 14 1,219: 754 more `nfib` entries, 377 more
+//!   of each of its `let`s), in a reviewed snapshot; `--exit-code` gives 1
+//!   there, `--min-change` hides what changed less; profiles of two
+//!   programs are an error (status 2).
+//! - merge of two `--reproducible` runs doubles every counter of every
+//!   entry, for every program; merging random profiles of one cost-centre
+//!   table sums every path's counters (a property test); profiles of two
+//!   programs are an error naming the first difference.
+
+mod cli_common;
+mod corpus;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use proptest::prelude::*;
+use stg_run::profile::merge::merge;
+use stg_run::profile::{CostCentreDecl, Counters, Entry, Profile, format};
+
+fn stg_prof_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_stg-prof"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+const STACKS: &[&str] = &["--cost-centres=stacks", "--auto-cc=all"];
+
+#[test]
+fn diff_of_a_profile_with_itself_is_empty() {
+    let dir = cli_common::scratch("profile_diff_merge", "self");
+    for program in corpus::program_names() {
+        let (file, _) = cli_common::profile_of(&dir, &program, STACKS);
+        let f = file.to_str().unwrap();
+        let out = stg_prof_in(&dir, &["diff", f, f, "--exit-code"]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{program}: {}",
+            text(&out.stderr)
+        );
+        assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{program}");
+    }
+}
+
+/// nfib of 14 (`a/nfib.pgcl`) and of 15 (`b/nfib.pgcl`), stacks mode.
+fn two_inputs(dir: &Path) {
+    let source = std::fs::read_to_string(cli_common::program("nfib.stg")).unwrap();
+    for (sub, n) in [("a", "14"), ("b", "15")] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+        let variant = source.replace("I# {15#}", &format!("I# {{{n}#}}"));
+        std::fs::write(dir.join(sub).join("nfib.stg"), variant).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_stg-run"))
+            .arg(format!("{sub}/nfib.stg"))
+            .args([
+                "--reproducible",
+                "--profile-file",
+                &format!("{sub}/nfib.pgcl"),
+            ])
+            .args(STACKS)
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+}
+
+#[test]
+fn diff_of_two_inputs_shows_the_expected_deltas() {
+    let dir = cli_common::scratch("profile_diff_merge", "inputs");
+    two_inputs(&dir);
+    let out = stg_prof_in(&dir, &["diff", "a/nfib.pgcl", "b/nfib.pgcl"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let diff = text(&out.stdout);
+    // Δentries is the sixth column of the cost-centre table.
+    let delta_entries = |name: &str| -> String {
+        let row = diff
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("no row {name}:\n{diff}"));
+        row.split_whitespace().nth(5).unwrap().to_string()
+    };
+    assert_eq!(delta_entries("nfib.nfib"), "+754");
+    assert_eq!(delta_entries("nfib.nfib.n1"), "+377");
+    // Unchanged: not shown, but counted.
+    assert!(!diff.lines().any(|l| l.starts_with("nfib.main ")), "{diff}");
+    assert!(
+        diff.contains("\tunchanged   = 4 cost centres, 4 entries\n"),
+        "{diff}"
+    );
+    insta::assert_snapshot!(diff);
+
+    let out = stg_prof_in(&dir, &["diff", "a/nfib.pgcl", "b/nfib.pgcl", "--exit-code"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), diff);
+    // A tolerance above every change: nothing shown, status 0.
+    let out = stg_prof_in(
+        &dir,
+        &[
+            "diff",
+            "a/nfib.pgcl",
+            "b/nfib.pgcl",
+            "--exit-code",
+            "--min-change",
+            "100000000",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+    // A tolerance between: only the rows that changed that much.
+    let out = stg_prof_in(
+        &dir,
+        &["diff", "a/nfib.pgcl", "b/nfib.pgcl", "--min-change", "5000"],
+    );
+    let some = text(&out.stdout);
+    assert!(some.lines().count() < diff.lines().count(), "{some}");
+    assert!(some.contains("(or changed by less than 5000)"), "{some}");
+    assert!(!some.contains("nfib.nfib.r1"), "{some}");
+}
+
+#[test]
+fn profiles_of_two_programs_are_an_error() {
+    let dir = cli_common::scratch("profile_diff_merge", "two_programs");
+    let (nfib, _) = cli_common::profile_of(&dir, "nfib", STACKS);
+    let (queens, _) = cli_common::profile_of(&dir, "queens", STACKS);
+    let (a, b) = (nfib.to_str().unwrap(), queens.to_str().unwrap());
+    let out = stg_prof_in(&dir, &["diff", a, b, "--exit-code"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("a profile of `nfib`") && err.contains("of `queens`"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+
+    let out = stg_prof_in(&dir, &["merge", a, b, "-o", "both.pgcl"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("queens.pgcl: module 3 is `queens`") && err.contains("nfib.pgcl's is `nfib`"),
+        "{err}"
+    );
+    assert!(!dir.join("both.pgcl").exists());
+    // A missing file is named too.
+    let out = stg_prof_in(&dir, &["diff", a, "missing.pgcl"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("missing.pgcl"));
+}
+
+/// Every counter of the profile at `path`, by cost-centre path.
+fn by_path(p: &Profile) -> HashMap<Vec<u32>, Counters> {
+    let mut out = HashMap::new();
+    let mut stack = vec![(0usize, vec![p.entries[0].cost_centre])];
+    while let Some((i, path)) = stack.pop() {
+        for &k in &p.entries[i].children {
+            let mut kp = path.clone();
+            kp.push(p.entries[k as usize].cost_centre);
+            stack.push((k as usize, kp));
+        }
+        out.insert(path, p.entries[i].counters);
+    }
+    out
+}
+
+fn doubled(c: &Counters) -> Counters {
+    let mut d = *c;
+    d.add(c);
+    d
+}
+
+#[test]
+fn merge_of_two_reproducible_runs_doubles_every_counter() {
+    for (mode, args) in [("flat", &[][..]), ("stacks", STACKS)] {
+        let dir = cli_common::scratch("profile_diff_merge", &format!("double_{mode}"));
+        for program in corpus::program_names() {
+            let (one, _) = cli_common::profile_of(&dir, &program, args);
+            let two = dir.join(format!("{program}.again.pgcl"));
+            std::fs::copy(&one, dir.join("keep.pgcl")).unwrap();
+            let (again, _) = cli_common::profile_of(&dir, &program, args);
+            std::fs::rename(&again, &two).unwrap();
+            std::fs::rename(dir.join("keep.pgcl"), &one).unwrap();
+            let sum = dir.join(format!("{program}.sum.pgcl"));
+            let out = stg_prof_in(
+                &dir,
+                &[
+                    "merge",
+                    one.to_str().unwrap(),
+                    two.to_str().unwrap(),
+                    "-o",
+                    sum.to_str().unwrap(),
+                ],
+            );
+            assert!(out.status.success(), "{program}: {}", text(&out.stderr));
+            let read = |f: &Path| format::read(&std::fs::read(f).unwrap()).unwrap();
+            let (a, m) = (read(&one), read(&sum));
+            assert_eq!(m.cost_centres, a.cost_centres);
+            assert_eq!(m.entries.len(), a.entries.len(), "{program} {mode}");
+            let (pa, pm) = (by_path(&a), by_path(&m));
+            for (path, c) in &pa {
+                assert_eq!(pm[path], doubled(c), "{program} {mode}: {path:?}");
+            }
+            // The side file came along: the report shows sources.
+            let report = cli_common::stg_prof(&["report"], &sum);
+            assert!(
+                report.contains("SRC") && report.contains("total steps"),
+                "{report}"
+            );
+        }
+    }
+}
+
+/// A random call tree over cost centres 1..=`ncc`, root `MAIN` (1).
+fn random_profile(ncc: u32, shape: &[(usize, u32, [u16; 6])]) -> Profile {
+    let mut entries = vec![Entry {
+        cost_centre: 1,
+        counters: Counters::default(),
+        children: vec![],
+    }];
+    for &(parent, cc, c) in shape {
+        let parent = parent % entries.len();
+        let counters = Counters {
+            ticks: c[0] as u64,
+            words: c[1] as u64,
+            tail_calls: c[2] as u64,
+            strict_calls: c[3] as u64,
+            lazy_calls: c[4] as u64,
+            curried_calls: c[5] as u64,
+        };
+        entries.push(Entry {
+            cost_centre: 1 + cc % ncc,
+            counters,
+            children: vec![],
+        });
+        let at = entries.len() as u32 - 1;
+        entries[parent].children.push(at);
+    }
+    Profile {
+        frequency: 0,
+        overhead: 0,
+        modules: vec!["MAIN".into(), "m".into()],
+        cost_centres: (1..=ncc)
+            .map(|i| CostCentreDecl {
+                module: if i == 1 { 1 } else { 2 },
+                name: if i == 1 {
+                    "MAIN".into()
+                } else {
+                    format!("c{i}")
+                },
+            })
+            .collect(),
+        entries,
+    }
+}
+
+/// Counters by path where siblings may repeat a cost centre: the k-th
+/// child of a cost centre is keyed with k.
+fn by_path_k(p: &Profile) -> HashMap<Vec<(u32, usize)>, Counters> {
+    let mut out: HashMap<Vec<(u32, usize)>, Counters> = HashMap::new();
+    let mut stack = vec![(0usize, vec![(1, 0)])];
+    while let Some((i, path)) = stack.pop() {
+        let mut seen: HashMap<u32, usize> = HashMap::new();
+        for &k in &p.entries[i].children {
+            let cc = p.entries[k as usize].cost_centre;
+            let n = seen.entry(cc).or_insert(0);
+            let mut kp = path.clone();
+            kp.push((cc, *n));
+            *n += 1;
+            stack.push((k as usize, kp));
+        }
+        out.entry(path).or_default().add(&p.entries[i].counters);
+    }
+    out
+}
+
+proptest! {
+    #[test]
+    fn merge_sums_every_path(
+        ncc in 2u32..6,
+        a in proptest::collection::vec((0usize..40, 0u32..6, any::<[u16; 6]>()), 0..40),
+        b in proptest::collection::vec((0usize..40, 0u32..6, any::<[u16; 6]>()), 0..40),
+    ) {
+        let (pa, pb) = (random_profile(ncc, &a), random_profile(ncc, &b));
+        let m = merge(&[("a", &pa), ("b", &pb)]).unwrap();
+        // The merge is a valid profile: it writes and reads back.
+        let back = format::read(&format::try_write(&m).unwrap()).unwrap();
+        prop_assert_eq!(&back, &m);
+        let (ka, kb, km) = (by_path_k(&pa), by_path_k(&pb), by_path_k(&m));
+        for (path, c) in &km {
+            let mut want = ka.get(path).copied().unwrap_or_default();
+            want.add(&kb.get(path).copied().unwrap_or_default());
+            prop_assert_eq!(c, &want);
+        }
+        prop_assert!(ka.keys().chain(kb.keys()).all(|p| km.contains_key(p)));
+        // A profile merged with itself: every counter doubled.
+        let twice = merge(&[("a", &pa), ("a", &pa)]).unwrap();
+        for (path, c) in by_path_k(&twice) {
+            prop_assert_eq!(c, doubled(&ka[&path]));
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! `stg-prof speedscope`, `folded`, `json` and `dot`, each read by its real
+//! client, for every program of `programs/`, flat and stacks:
+//! - speedscope's files are valid against the JSON schema the npm package
+//!   `speedscope` ships (with ajv: tests/browser/validate_speedscope.mjs);
+//! - folded stacks are drawn by inferno's flame-graph library (the code of
+//!   `inferno-flamegraph`), whose root holds every tick of the run;
+//! - the GHC JSON has the layout of the `+RTS -pj` file GHC 9 wrote for
+//!   `tests/ghc/nfib.hs` (`tests/fixtures/ghc_nfib.pj.json`, made with
+//!   `ghc -prof -fprof-auto nfib.hs && ./nfib +RTS -pj`), field for field
+//!   (tests/browser/ghc_json_layout.mjs);
+//! - `dot -Tsvg` (graphviz) renders every graph, one SVG node per node.
+//!
+//! And speedscope's own viewer (in headless Chromium) opens all three of
+//! nfib's speedscope, GHC JSON and folded files. Snapshots of the
+//! hand-built fib profile show each output whole.
+//!
+//! Without node and `tests/browser/node_modules` (or without graphviz) those
+//! parts are skipped with a message, unless `STG_RUN_REQUIRE_CLIENTS` is
+//! set (`.ci/run` installs them), where they fail.
+
+mod cli_common;
+mod corpus;
+mod profile_fixture;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use cli_common::{browser_tools, have, node, stg_prof};
+use stg_run::profile::side_file::SideInfo;
+use stg_run::profile::view::dot::{Thresholds, dot};
+use stg_run::profile::view::folded::{Weight, folded};
+use stg_run::profile::view::ghc_json::ghc_json;
+use stg_run::profile::view::speedscope::speedscope;
+use stg_run::profile::{Profile, format};
+
+const MODES: [(&str, &[&str]); 2] = [
+    ("flat", &[]),
+    ("stacks", &["--cost-centres=stacks", "--auto-cc=all"]),
+];
+
+fn total_ticks(p: &Profile) -> u64 {
+    p.entries.iter().map(|e| e.counters.ticks).sum()
+}
+
+/// inferno's SVG of folded stacks, and the sample count of its root.
+fn inferno_svg(folded: &str) -> (String, u64) {
+    let mut options = inferno::flamegraph::Options::default();
+    let mut svg = Vec::new();
+    inferno::flamegraph::from_lines(&mut options, folded.lines(), &mut svg)
+        .expect("inferno reads the folded stacks");
+    let svg = String::from_utf8(svg).unwrap();
+    // The root frame's title: `all (1,234 samples, 100%)`.
+    let root = svg
+        .split("<title>all (")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .map_or(0, |n| n.replace(',', "").parse().unwrap());
+    (svg, root)
+}
+
+#[test]
+fn fixture_outputs() {
+    let p = profile_fixture::fib();
+    let side = SideInfo::default();
+    insta::assert_snapshot!("folded_ticks", folded(&p, Weight::Ticks));
+    insta::assert_snapshot!("folded_bytes", folded(&p, Weight::Bytes));
+    insta::assert_snapshot!("dot", dot(&p, &side, Thresholds::default()));
+    insta::assert_snapshot!("ghc_json", ghc_json(&p, &side));
+    insta::assert_snapshot!("speedscope", speedscope(&p, &side));
+}
+
+#[test]
+fn every_program_is_read_by_each_tool() {
+    let dot_here = have("dot", "-V", "graphviz", "graphviz");
+    let node_here = browser_tools();
+    let mut speedscope_files: Vec<PathBuf> = Vec::new();
+    let mut json_files: Vec<PathBuf> = Vec::new();
+    for (mode, args) in MODES {
+        let dir = cli_common::scratch("profile_exports", mode);
+        for program in corpus::program_names() {
+            let (file, _) = cli_common::profile_of(&dir, &program, args);
+            let profile = format::read(&std::fs::read(&file).unwrap()).unwrap();
+
+            let f = stg_prof(&["folded"], &file);
+            let (_, root) = inferno_svg(&f);
+            assert_eq!(root, total_ticks(&profile), "{program} {mode}: folded");
+
+            let s = dir.join(format!("{program}.speedscope.json"));
+            std::fs::write(&s, stg_prof(&["speedscope"], &file)).unwrap();
+            speedscope_files.push(s);
+            let j = dir.join(format!("{program}.prof.json"));
+            std::fs::write(&j, stg_prof(&["json"], &file)).unwrap();
+            json_files.push(j);
+
+            if dot_here {
+                let graph = stg_prof(&["dot"], &file);
+                let g = dir.join(format!("{program}.dot"));
+                std::fs::write(&g, &graph).unwrap();
+                let out = Command::new("dot").arg("-Tsvg").arg(&g).output().unwrap();
+                assert!(
+                    out.status.success() && out.stderr.is_empty(),
+                    "{program} {mode}: dot -Tsvg: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                let svg = String::from_utf8(out.stdout).unwrap();
+                let nodes = graph
+                    .lines()
+                    .filter(|l| l.contains(" [label=") && !l.contains("->"))
+                    .count();
+                assert_eq!(
+                    svg.matches("class=\"node\"").count(),
+                    nodes,
+                    "{program} {mode}"
+                );
+            }
+        }
+    }
+    if node_here {
+        let out = node("validate_speedscope.mjs", &speedscope_files);
+        assert_eq!(
+            out.lines().filter(|l| l.starts_with("ok ")).count(),
+            speedscope_files.len(),
+            "{out}"
+        );
+        let mut args = vec![corpus::repo("tests/fixtures/ghc_nfib.pj.json")];
+        args.extend(json_files.iter().cloned());
+        let out = node("ghc_json_layout.mjs", &args);
+        assert_eq!(
+            out.lines().filter(|l| l.starts_with("ok ")).count(),
+            json_files.len(),
+            "{out}"
+        );
+    }
+}
+
+/// The layout check fails where it should: a file missing a field.
+#[test]
+fn the_layout_check_can_fail() {
+    if !browser_tools() {
+        return;
+    }
+    let dir = cli_common::scratch("profile_exports", "layout_fails");
+    let bad = dir.join("bad.json");
+    let text = ghc_json(&profile_fixture::fib(), &SideInfo::default());
+    std::fs::write(&bad, text.replace("\"is_caf\"", "\"is_kaf\"")).unwrap();
+    let out = Command::new("node")
+        .arg(cli_common::browser_dir().join("ghc_json_layout.mjs"))
+        .arg(corpus::repo("tests/fixtures/ghc_nfib.pj.json"))
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("is_kaf"));
+    let schema_bad = dir.join("bad.speedscope.json");
+    let text = speedscope(&profile_fixture::fib(), &SideInfo::default());
+    std::fs::write(
+        &schema_bad,
+        text.replace("\"type\":\"evented\"", "\"type\":\"eventful\""),
+    )
+    .unwrap();
+    let out = Command::new("node")
+        .arg(cli_common::browser_dir().join("validate_speedscope.mjs"))
+        .arg(&schema_bad)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+}
+
+/// speedscope's viewer opens what we write, with no error: its own format
+/// and GHC's JSON (both named by the program) and folded stacks (named by
+/// the file).
+#[test]
+fn speedscope_opens_all_three() {
+    if !browser_tools() {
+        return;
+    }
+    let dir = cli_common::scratch("profile_exports", "speedscope_app");
+    let (file, _) = cli_common::profile_of(&dir, "nfib", MODES[1].1);
+    let write = |name: &str, args: &[&str]| -> PathBuf {
+        let path = dir.join(name);
+        std::fs::write(&path, stg_prof(args, &file)).unwrap();
+        path
+    };
+    let files = [
+        write("nfib.speedscope.json", &["speedscope"]),
+        write("nfib.prof", &["json"]),
+        write("nfib.folded.txt", &["folded"]),
+    ];
+    let out = node("speedscope_import.mjs", &files);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    let title = |l: &str| -> String {
+        l.split("\"title\":")
+            .nth(1)
+            .unwrap()
+            .split(",\"error\"")
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(title(lines[0]), "\"nfib\"", "{out}");
+    assert_eq!(title(lines[1]), "\"nfib\"", "{out}");
+    assert_eq!(title(lines[2]), "\"nfib.folded.txt\"", "{out}");
+    assert!(
+        lines.iter().all(|l| l.ends_with("\"error\":null}")),
+        "{out}"
+    );
+}
