@@ -190,7 +190,7 @@ fn inputs_over_the_limit_are_refused_at_once() {
 
     let profile = nfib_profile(&dir, "nfib.pgcl");
     let len = std::fs::metadata(&profile).unwrap().len();
-    for sub in ["report", "dump", "callgrind", "html"] {
+    for sub in SINGLE_PROFILE_SUBCOMMANDS {
         let out = run(stg_prof()
             .arg(sub)
             .arg(&profile)
@@ -225,15 +225,63 @@ fn inputs_over_the_limit_are_refused_at_once() {
     assert!(text(&out.stderr).contains("over the limit of 256 MB"));
 }
 
+/// `diff` and `merge` read their profiles within the same limit (`diff`'s
+/// errors exit with 2, as `diff(1)`'s do).
+#[test]
+fn diff_and_merge_read_within_the_limit() {
+    let dir = scratch("robust_files", "limit_two");
+    let profile = nfib_profile(&dir, "nfib.pgcl");
+    let len = std::fs::metadata(&profile).unwrap().len();
+    let smaller = (len - 1).to_string();
+    let out = run(stg_prof()
+        .arg("diff")
+        .arg(&profile)
+        .arg(&profile)
+        .args(["--max-input-size", &len.to_string()]));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = run(stg_prof()
+        .arg("diff")
+        .arg(&profile)
+        .arg(&profile)
+        .args(["--max-input-size", &smaller]));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("over the limit of"));
+    let merged = dir.join("merged.pgcl");
+    let out = run(stg_prof()
+        .arg("merge")
+        .arg(&profile)
+        .arg(&profile)
+        .arg("-o")
+        .arg(&merged)
+        .args(["--max-input-size", &smaller]));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("over the limit of"));
+    assert!(!merged.exists());
+}
+
+/// The `stg-prof` subcommands that read one profile.
+const SINGLE_PROFILE_SUBCOMMANDS: [&str; 8] = [
+    "report",
+    "dump",
+    "callgrind",
+    "html",
+    "speedscope",
+    "folded",
+    "json",
+    "dot",
+];
+
 /// Every `stg-prof` subcommand reads `-` as standard input, with the same
-/// result as from the file (named `stdin.pgcl`, so that the program name
-/// the reports show is the same), bounded by the same limit.
+/// result as from the file, bounded by the same limit. Standard input has
+/// no side file beside it (no source locations), so the file is read here
+/// without its side file too.
 #[test]
 fn every_stg_prof_subcommand_reads_standard_input() {
     let dir = scratch("robust_files", "stdin");
     let profile = nfib_profile(&dir, "stdin.pgcl");
+    std::fs::remove_file(dir.join("stdin.pgcl.src")).unwrap();
     let hp = heap_profile(&dir);
-    for sub in ["report", "dump", "callgrind", "html"] {
+    for sub in SINGLE_PROFILE_SUBCOMMANDS {
         let file = run(stg_prof().arg(sub).arg(&profile));
         assert!(file.status.success());
         let piped = run_with_stdin(stg_prof().args([sub, "-"]), &profile);
@@ -272,6 +320,31 @@ fn every_stg_prof_subcommand_reads_standard_input() {
     let out = run_with_stdin(stg_prof().args(["html", "-", "--heap", "-"]), &profile);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("given twice"));
+
+    // diff and merge take `-` for one of their profiles, once.
+    let out = run_with_stdin(stg_prof().args(["diff", "-"]).arg(&profile), &profile);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "");
+    let out = run_with_stdin(stg_prof().args(["diff", "-", "-"]), &profile);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("given twice"));
+    let merged = dir.join("merged.pgcl");
+    let out = run_with_stdin(
+        stg_prof()
+            .args(["merge", "-"])
+            .arg(&profile)
+            .arg("-o")
+            .arg(&merged),
+        &profile,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(merged.is_file());
+    let out = run_with_stdin(
+        stg_prof().args(["merge", "-", "-"]).arg("-o").arg(&merged),
+        &profile,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("more than once"));
 }
 
 /// Runs `cmd` with standard input read from `input` (a pipe, fed by a
@@ -332,8 +405,8 @@ fn refused_before_the_run(dir: &Path, args: &[&str], says: &str) {
 }
 
 /// A profile name of up to 255 bytes (the file-name limit) is written, its
-/// temporary's name shortened to fit; a longer one is refused before the
-/// run.
+/// temporary's name shortened to fit (its side file, where that name fits
+/// too); a longer one is refused before the run.
 #[test]
 fn long_profile_names_are_written_or_refused_before_the_run() {
     let dir = scratch("robust_files", "long_names");
@@ -346,6 +419,18 @@ fn long_profile_names_are_written_or_refused_before_the_run() {
         assert_eq!(out.status.code(), Some(0), "{len}: {}", text(&out.stderr));
         assert!(dir.join(&name).is_file(), "{len}");
         assert_eq!(temporaries(&dir), Vec::<String>::new(), "{len}");
+        // The side file's name is 4 bytes longer: where it does not fit,
+        // the profile is written without it, with a warning.
+        let side = dir.join(format!("{name}.src"));
+        if len + 4 <= 255 {
+            assert!(side.is_file(), "{len}");
+        } else {
+            assert!(
+                text(&out.stderr).contains("the profile is written without it"),
+                "{len}: {}",
+                text(&out.stderr)
+            );
+        }
     }
     let name = format!("{}.pgcl", "p".repeat(256 - 5));
     refused_before_the_run(

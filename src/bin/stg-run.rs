@@ -652,6 +652,9 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
 /// Where the results of a run go, checked before it ([`Outputs::plan`]).
 struct Outputs {
     profile: Option<ProfileTo>,
+    /// The profile's side file (`NAME.pgcl.src`), beside a profile written
+    /// to a regular file.
+    side_file: Option<PathBuf>,
     /// `<stem>.hp`, with --heap-profile.
     heap_profile: Option<PathBuf>,
     /// `<stem>.hp.stacks`, the whole stacks a stacks-mode heap profile by
@@ -690,15 +693,27 @@ impl Outputs {
             && cli.cost_centres == CcArg::Stacks)
             .then(|| PathBuf::from(format!("{stem}.hp.stacks")));
         let mut plan = OutputPlan::new(&cli.files);
+        let mut side_path = None;
         match &profile {
             Some(ProfileTo::File(path)) => {
                 plan.add("the profile", path)?;
                 // Its side file too, unless the profile goes to a device
-                // (`/dev/null`), which gets none.
-                if std::fs::metadata(path).is_err_and(|e| e.kind() == io::ErrorKind::NotFound)
-                    || std::fs::metadata(path).is_ok_and(|m| m.is_file())
-                {
-                    plan.add("the profile's side file", &side_file::path_for(path))?;
+                // (`/dev/null`), which gets none. The side file is extra:
+                // one that cannot be written (a name one byte too long, say)
+                // is warned about and the profile written without it.
+                let regular = match std::fs::metadata(path) {
+                    Ok(m) => m.is_file(),
+                    Err(e) => e.kind() == io::ErrorKind::NotFound,
+                };
+                if regular {
+                    let side = side_file::path_for(path);
+                    match plan.add("the profile's side file", &side) {
+                        Ok(()) => side_path = Some(side),
+                        Err(e) => say(&format!(
+                            "stg-run: warning: {e}; the profile is written without it \
+                             (its reports will show no source locations)\n"
+                        )),
+                    }
                 }
             }
             Some(ProfileTo::Stdout) if io::stdout().is_terminal() => {
@@ -724,6 +739,7 @@ impl Outputs {
         }
         Ok(Outputs {
             profile,
+            side_file: side_path,
             heap_profile,
             heap_stacks,
             trace: cli.trace_file.clone(),
@@ -817,7 +833,9 @@ fn write_results(
                     path.display()
                 ));
                 status = io_status;
-            } else if let Err(message) = write_side_file(path, side, result) {
+            } else if let Some(side_path) = &outputs.side_file
+                && let Err(message) = write_side_file(side_path, side, result)
+            {
                 say(&message);
                 status = io_status;
             }
@@ -1030,18 +1048,13 @@ fn side_info(
     }
 }
 
-/// Writes the side file beside the profile at `path`. Not beside a
-/// profile written to a device (`--profile-file /dev/null`).
+/// Writes the side file to `side_path`.
 fn write_side_file(
-    path: &Path,
+    side_path: &Path,
     side: &SideInfo,
     result: &machine::RunResult,
 ) -> Result<(), String> {
-    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
-        return Ok(());
-    }
-    let side_path = side_file::path_for(path);
-    files::write_atomic(&side_path, side.to_text(&result.profile).as_bytes()).map_err(|e| {
+    files::write_atomic(side_path, side.to_text(&result.profile).as_bytes()).map_err(|e| {
         format!(
             "stg-run: cannot write the profile's source locations to {}: {e}\n",
             side_path.display()
