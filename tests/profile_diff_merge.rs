@@ -6,7 +6,8 @@
 //!   makes 1,973 calls, nfib 14 1,219: 754 more `nfib` entries, 377 more
 //!   of each of its `let`s), in a reviewed snapshot; `--exit-code` gives 1
 //!   there, `--min-change` hides what changed less; profiles of two
-//!   programs are an error (status 2).
+//!   programs are an error (status 2). `html --diff` shows the same rows
+//!   in the page, sortable and filtered by its search (headless Chromium).
 //! - merge of two `--reproducible` runs doubles every counter of every
 //!   entry, for every program; merging random profiles of one cost-centre
 //!   table sums every path's counters (a property test); profiles of two
@@ -127,6 +128,120 @@ fn diff_of_two_inputs_shows_the_expected_deltas() {
     assert!(some.lines().count() < diff.lines().count(), "{some}");
     assert!(some.contains("(or changed by less than 5000)"), "{some}");
     assert!(!some.contains("nfib.nfib.r1"), "{some}");
+}
+
+/// The rows of one table of `stg-prof diff`'s text, with thousands
+/// separators taken out: the page writes plain numbers.
+fn text_table(diff: &str, header: &str) -> Vec<Vec<String>> {
+    let mut lines = diff.lines().skip_while(|l| !l.starts_with(header)).skip(1);
+    let mut rows = Vec::new();
+    for l in lines.by_ref() {
+        if l.is_empty() {
+            break;
+        }
+        // The label may hold spaces (` > `): the last 8 fields are numbers.
+        let fields: Vec<&str> = l.split_whitespace().collect();
+        let (label, numbers) = fields.split_at(fields.len() - 8);
+        let mut row = vec![label.join(" ")];
+        row.extend(numbers.iter().map(|n| n.replace(',', "")));
+        rows.push(row);
+    }
+    rows
+}
+
+fn page_rows(rows: &serde_json::Value) -> Vec<Vec<String>> {
+    rows.as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r["cells"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_str().unwrap().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// `stg-prof html --diff A B`: the page's two diff tables hold, in order,
+/// the rows of `stg-prof diff A B`; a click on a header sorts them, the
+/// search filters them; `-` reads one of the two; two programs are an
+/// error.
+#[test]
+fn the_page_shows_the_diff() {
+    let dir = cli_common::scratch("profile_diff_merge", "page");
+    two_inputs(&dir);
+    let diff = text(&stg_prof_in(&dir, &["diff", "a/nfib.pgcl", "b/nfib.pgcl"]).stdout);
+    let out = stg_prof_in(&dir, &["html", "--diff", "a/nfib.pgcl", "b/nfib.pgcl"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let page = dir.join("diff.html");
+    std::fs::write(&page, &out.stdout).unwrap();
+    let html = text(&out.stdout);
+    assert!(
+        html.contains("Compared with a/nfib.pgcl: total ticks 71,281 → 115,390"),
+        "the summary"
+    );
+    // Without --diff there is no such section.
+    let plain = text(&stg_prof_in(&dir, &["html", "b/nfib.pgcl"]).stdout);
+    assert!(!plain.contains("id=\"diff\""));
+
+    // Two programs: an error, as for `stg-prof diff`.
+    let (other, _) = cli_common::profile_of(&dir, "queens", STACKS);
+    let out = stg_prof_in(
+        &dir,
+        &["html", "--diff", other.to_str().unwrap(), "b/nfib.pgcl"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("diff compares two runs of one program"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    if !cli_common::browser_tools() {
+        return;
+    }
+    let steps = serde_json::json!([
+        {"do": "load"},
+        {"do": "read"},
+        {"do": "click", "selector": "#diff-ccs th[data-key=\"name\"]"},
+        {"do": "read"},
+        {"do": "fill", "selector": "#find", "value": "n1"},
+        {"do": "read"},
+    ]);
+    let steps_file = dir.join("steps.json");
+    std::fs::write(&steps_file, steps.to_string()).unwrap();
+    let shots = dir.join("shots");
+    std::fs::create_dir_all(&shots).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&cli_common::node(
+        "profile_page.mjs",
+        &[&page, &shots, &steps_file],
+    ))
+    .unwrap();
+    assert_eq!(v["errors"], serde_json::json!([]), "errors in the page");
+    let states = v["states"].as_array().unwrap();
+    let ccs = text_table(&diff, "COST CENTRE");
+    let entries = text_table(&diff, "CALL GRAPH ENTRY");
+    assert_eq!(ccs.len(), 6, "{diff}");
+    assert_eq!(page_rows(&states[0]["diffCcs"]), ccs);
+    assert_eq!(page_rows(&states[0]["diffEntries"]), entries);
+    // Sorted by name, A to Z.
+    let names: Vec<String> = page_rows(&states[1]["diffCcs"])
+        .into_iter()
+        .map(|r| r[0].clone())
+        .collect();
+    let mut sorted = names.clone();
+    sorted.sort_by_key(|n| n.to_lowercase());
+    assert_eq!(names, sorted);
+    assert_eq!(names.len(), ccs.len());
+    // The search keeps the rows of cost centres whose name has "n1".
+    let found = page_rows(&states[2]["diffCcs"]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0][0], "nfib.nfib.n1");
+    let found = page_rows(&states[2]["diffEntries"]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0][0].ends_with("> nfib.nfib.n1"));
 }
 
 #[test]

@@ -140,8 +140,10 @@ enum Command {
     ///
     /// The cost-centre table and the call tree (opened and closed with a click,
     /// searched by name, sorted by time, allocation or entries), the same
-    /// figures as `report`; with --heap, a heap profile's chart too.
-    /// `stg-prof html nfib.pgcl --heap nfib.hp > nfib.html`.
+    /// figures as `report`; with --heap, a heap profile's chart too; with
+    /// --diff, what changed from an earlier run.
+    /// `stg-prof html nfib.pgcl --heap nfib.hp > nfib.html`,
+    /// `stg-prof html --diff before.pgcl after.pgcl > changes.html`.
     Html {
         /// The profile file (.pgcl); `-` reads standard input.
         file: PathBuf,
@@ -149,6 +151,11 @@ enum Command {
         /// as a chart, under the call tree; `-` reads standard input.
         #[arg(long, value_name = "FILE.hp")]
         heap: Option<PathBuf>,
+        /// Also show what changed from this earlier run of the program to
+        /// FILE (`stg-prof diff BEFORE FILE`'s tables, sortable and
+        /// searchable); `-` reads standard input.
+        #[arg(long, value_name = "BEFORE.pgcl")]
+        diff: Option<PathBuf>,
         #[command(flatten)]
         input: InputLimit,
     },
@@ -560,7 +567,14 @@ fn main() -> ExitCode {
             };
             heap_svg(&file, &options).map(|(svg, _)| text(svg))
         }
-        Command::Html { file, heap, .. } => stdin_once(&file, heap.as_deref())
+        Command::Html {
+            file, heap, diff, ..
+        } => stdin_once(&file, heap.as_deref())
+            .and_then(|()| stdin_once(&file, diff.as_deref()))
+            .and_then(|()| match &heap {
+                Some(h) => stdin_once(h, diff.as_deref()),
+                None => Ok(()),
+            })
             .and_then(|()| {
                 heap.as_deref()
                     .map(|h| heap_svg(h, &heap_chart::ChartOptions::default()))
@@ -572,7 +586,19 @@ fn main() -> ExitCode {
                     check_same_program(&p, &file, job, h);
                 }
                 let svg = chart.as_ref().map(|(svg, _)| svg.as_str());
-                Ok(html::html(&p, &side, svg))
+                let Some(before) = &diff else {
+                    return Ok(html::html(&p, &side, svg));
+                };
+                let (pa, _) = load(before)?;
+                let (na, nb) = (shown(before), shown(&file));
+                let c = compare::compare(&pa, &na, &p, &nb)
+                    .map_err(|e| format!("stg-prof: html --diff: {e}"))?;
+                let shown_diff = html::DiffShown {
+                    comparison: &c,
+                    before: &na,
+                    after: &nb,
+                };
+                Ok(html::html_with_diff(&p, &side, svg, &shown_diff))
             })
             .map(text),
         Command::Speedscope { file, .. } => load(&file)

@@ -27,7 +27,11 @@
 //!   flame graph there;
 //! - the call tree (foldable, columns as `report --all-columns` plus SRC),
 //!   sortable by its headers: siblings are ordered by the column;
-//! - with `--heap FILE.hp`, the heap profile's chart under the tree.
+//! - with `--heap FILE.hp`, the heap profile's chart under the tree;
+//! - with `--diff BEFORE.pgcl` ([`html_with_diff`]), what changed from that
+//!   run (`stg-prof diff`'s two tables: cost centres and call-graph
+//!   entries, only those that changed, with every counter's change),
+//!   sortable by their headers and filtered by the search.
 //!
 //! Search, thresholds and exclusions filter the table, the tree and the
 //! flame graph alike (the callers view lists every stack).
@@ -43,10 +47,11 @@
 use std::fmt::Write;
 
 use super::Profile;
+use super::compare::Comparison;
 use super::markup_text;
 use super::report::{WORD_BYTES, thousands};
 use super::side_file::{Clock, SideInfo};
-use super::tree::Tree;
+use super::tree::{Sums, Tree};
 use super::view::json_string;
 
 /// The data the script reads: `{"ccs": [[name, module, src]], "entries":
@@ -141,10 +146,81 @@ fn summary(profile: &Profile, side: &SideInfo) -> String {
     )
 }
 
+/// A comparison shown in the page (`stg-prof html --diff BEFORE FILE`):
+/// what changed from the run `before` (its name) to the page's profile.
+pub struct DiffShown<'a> {
+    pub comparison: &'a Comparison,
+    pub before: &'a str,
+    pub after: &'a str,
+}
+
+/// The comparison's data for the script: `{"a": name, "b": name, "ccs":
+/// [[name, a, b]], "entries": [[path, a, b]]}`, each of `a` and `b` the
+/// six counters ticks, words, entries, thunks, calls, paps; only the rows
+/// with a change, in the comparison's order (largest change first).
+fn diff_data(d: &DiffShown) -> String {
+    let mut out = String::new();
+    out.push_str("{\"a\":");
+    json_string(&mut out, d.before);
+    out.push_str(",\"b\":");
+    json_string(&mut out, d.after);
+    let counters = |out: &mut String, s: &Sums| {
+        let _ = write!(
+            out,
+            "[{},{},{},{},{},{}]",
+            s.ticks, s.words, s.strict, s.lazy, s.tail, s.curried
+        );
+    };
+    for (key, rows, sep) in [
+        ("ccs", &d.comparison.cost_centres, "."),
+        ("entries", &d.comparison.entries, " > "),
+    ] {
+        let _ = write!(out, ",\"{key}\":[");
+        let mut first = true;
+        for r in rows.iter().filter(|r| r.changed_by(1)) {
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            out.push_str("\n[");
+            json_string(&mut out, &r.path.join(sep));
+            out.push(',');
+            counters(&mut out, &r.a);
+            out.push(',');
+            counters(&mut out, &r.b);
+            out.push(']');
+        }
+        out.push(']');
+    }
+    out.push('}');
+    out
+}
+
 /// The page for `profile`, titled with its program's name, with what
 /// `side` knows; `heap_chart`, an SVG document (from
 /// [`super::heap_chart::svg`]), is shown under the tree.
 pub fn html(profile: &Profile, side: &SideInfo, heap_chart: Option<&str>) -> String {
+    page(profile, side, heap_chart, None)
+}
+
+/// The page of [`html`] with a section that shows `diff`: the cost
+/// centres and call-graph entries that changed from the run before, in two
+/// tables sortable by their headers and filtered by the page's search.
+pub fn html_with_diff(
+    profile: &Profile,
+    side: &SideInfo,
+    heap_chart: Option<&str>,
+    diff: &DiffShown,
+) -> String {
+    page(profile, side, heap_chart, Some(diff))
+}
+
+fn page(
+    profile: &Profile,
+    side: &SideInfo,
+    heap_chart: Option<&str>,
+    diff: Option<&DiffShown>,
+) -> String {
     let program = profile.program_name();
     let mut out = String::new();
     out.push_str(HEAD);
@@ -156,7 +232,22 @@ pub fn html(profile: &Profile, side: &SideInfo, heap_chart: Option<&str>) -> Str
         markup_text(program),
         markup_text(&summary(profile, side))
     );
+    if let Some(d) = diff {
+        let t = &d.comparison.total;
+        let _ = writeln!(
+            out,
+            "<p id=\"diff-summary\">Compared with {}: total ticks {} → {}, total alloc {} → {} bytes.</p>",
+            markup_text(d.before),
+            thousands(t.a.ticks),
+            thousands(t.b.ticks),
+            thousands(t.a.words * WORD_BYTES),
+            thousands(t.b.words * WORD_BYTES)
+        );
+    }
     out.push_str(BODY);
+    if diff.is_some() {
+        out.push_str(DIFF_BODY);
+    }
     if let Some(svg) = heap_chart {
         out.push_str("<h2>Heap</h2>\n<div id=\"heap\">\n");
         out.push_str(svg);
@@ -164,7 +255,13 @@ pub fn html(profile: &Profile, side: &SideInfo, heap_chart: Option<&str>) -> Str
     }
     out.push_str("<script type=\"application/json\" id=\"data\">");
     out.push_str(&data(profile, side));
-    out.push_str("</script>\n<script>");
+    out.push_str("</script>\n");
+    if let Some(d) = diff {
+        out.push_str("<script type=\"application/json\" id=\"diff-data\">");
+        out.push_str(&diff_data(d));
+        out.push_str("</script>\n");
+    }
+    out.push_str("<script>");
     out.push_str(SCRIPT);
     out.push_str("</script>\n</body>\n</html>\n");
     out
@@ -203,6 +300,17 @@ const BODY: &str = r#"<div class="controls">
 <button id="open-all" type="button">Open all</button> <button id="close-all" type="button">Close all</button>
 <label><input id="all-columns" type="checkbox"> thunks, calls, paps, ticks, bytes</label></p>
 <table id="tree"><thead><tr><th class="name" data-key="name">cost centre</th><th class="module" data-key="module">module</th><th class="src">src</th><th data-key="no">no.</th><th data-key="entries">entries</th><th class="extra" data-key="thunks">thunks</th><th class="extra" data-key="calls">calls</th><th class="extra" data-key="paps">paps</th><th data-key="time">individual %time</th><th data-key="alloc">%alloc</th><th data-key="itime">inherited %time</th><th data-key="ialloc">%alloc</th><th class="extra" data-key="time">ticks</th><th class="extra" data-key="alloc">bytes</th><th></th></tr></thead><tbody></tbody></table>
+"#;
+
+/// The section of `--diff`: two tables the script fills.
+const DIFF_BODY: &str = r#"<section id="diff">
+<h2>Changes</h2>
+<p class="note" id="diff-note"></p>
+<h3>Cost centres</h3>
+<table id="diff-ccs" class="diff"><thead><tr><th class="name" data-key="name">cost centre</th><th data-key="ta">ticks A</th><th data-key="tb">ticks B</th><th data-key="d0">Δticks</th><th data-key="d1">Δbytes</th><th data-key="d2">Δentries</th><th data-key="d3">Δthunks</th><th data-key="d4">Δcalls</th><th data-key="d5">Δpaps</th></tr></thead><tbody></tbody></table>
+<h3>Call-graph entries</h3>
+<table id="diff-entries" class="diff"><thead><tr><th class="name" data-key="name">entry</th><th data-key="ta">ticks A</th><th data-key="tb">ticks B</th><th data-key="d0">Δticks</th><th data-key="d1">Δbytes</th><th data-key="d2">Δentries</th><th data-key="d3">Δthunks</th><th data-key="d4">Δcalls</th><th data-key="d5">Δpaps</th></tr></thead><tbody></tbody></table>
+</section>
 "#;
 
 const SCRIPT: &str = include_str!("view/html.js");

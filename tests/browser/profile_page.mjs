@@ -13,7 +13,8 @@
 //                              the synchronous redraw inside the page
 // A state records: the flame graph's frames (entry, left, width, text), the
 // breadcrumb's entries, the rows of each table (entry or cost centre and
-// cell texts), the callers title, the address's fragment.
+// cell texts; with --diff, the two diff tables' rows), the callers title,
+// the address's fragment.
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { launch } from "./chromium.mjs";
@@ -85,6 +86,8 @@ try {
             callersTitle: document.getElementById("callers-title").textContent,
             hidden: document.getElementById("hidden").textContent,
             heap: !!document.querySelector("#heap polygon"),
+            diffCcs: document.getElementById("diff-ccs") ? rows("#diff-ccs", "row") : null,
+            diffEntries: document.getElementById("diff-entries") ? rows("#diff-entries", "row") : null,
           };
         }));
         break;

@@ -545,6 +545,69 @@ sortHeaders(callersTable, S.callersSort, drawCallers);
 window.addEventListener("resize", () => drawFlame());
 window.addEventListener("hashchange", () => { readFragment(); update(); });
 
+// ------------------------------------------------------------ the diff
+// With `stg-prof html --diff BEFORE`: the rows that changed from that run,
+// [label, a, b] with a and b the six counters (ticks, words, entries,
+// thunks, calls, paps). The search keeps the rows whose cost centre (the
+// last of an entry's path) has a name that contains it, as elsewhere.
+const diffData = document.getElementById("diff-data");
+const DD = diffData ? JSON.parse(diffData.textContent) : null;
+const diffSort = { ccs: ["d0", -1], entries: ["d0", -1] };
+// A qualified name (`Module.name`) to the cost centre's name, from the
+// page's profile; one it does not declare (only in the run before) is
+// taken to end at the first dot after the module.
+const nameOf = new Map(D.ccs.map((c, i) => [qualified(i), c[0]]));
+function diffName(label) {
+  const last = label.split(" > ").pop();
+  return nameOf.has(last) ? nameOf.get(last) : last.slice(last.indexOf(".") + 1);
+}
+function diffKey(rows) {
+  return (r, k) => {
+    const [label, a, b] = rows[r];
+    if (k === "name") return label.toLowerCase();
+    if (k === "ta") return a[0];
+    if (k === "tb") return b[0];
+    const d = b[Number(k[1])] - a[Number(k[1])];
+    return Math.abs(d) * (k === "d1" ? 8 : 1);
+  };
+}
+const signed = x => (x > 0 ? "+" : "") + String(x);
+function drawDiffTable(table, rows, state) {
+  const t = S.find.toLowerCase();
+  const ids = [];
+  for (let r = 0; r < rows.length; r++) {
+    if (!t || diffName(rows[r][0]).toLowerCase().includes(t)) ids.push(r);
+  }
+  ids.sort(by(state, diffKey(rows)));
+  const body = document.createElement("tbody");
+  for (const r of ids.slice(0, MAX_TABLE_ROWS)) {
+    const [label, a, b] = rows[r];
+    const tr = document.createElement("tr");
+    tr.dataset.row = r;
+    cell(tr, label, "name");
+    cell(tr, String(a[0]));
+    cell(tr, String(b[0]));
+    for (let k = 0; k < 6; k++) cell(tr, signed((b[k] - a[k]) * (k === 1 ? 8 : 1)));
+    body.appendChild(tr);
+  }
+  if (ids.length > MAX_TABLE_ROWS) note(body, 9, "… and " + (ids.length - MAX_TABLE_ROWS) + " more rows (stg-prof diff prints them all).");
+  if (!ids.length) note(body, 9, rows.length ? "No changed row passes the search." : "Nothing changed.");
+  table.replaceChild(body, table.tBodies[0]);
+  markSorted(table, state);
+}
+function drawDiff() {
+  if (!DD) return;
+  document.getElementById("diff-note").textContent = "From " + DD.a + " (A) to " + DD.b +
+    " (B): " + DD.ccs.length + " cost centres and " + DD.entries.length +
+    " call-graph entries changed, largest change first (a click on a header sorts by it; Δ columns by the size of the change). bytes = words × 8.";
+  drawDiffTable(document.getElementById("diff-ccs"), DD.ccs, diffSort.ccs);
+  drawDiffTable(document.getElementById("diff-entries"), DD.entries, diffSort.entries);
+}
+if (DD) {
+  sortHeaders(document.getElementById("diff-ccs"), diffSort.ccs, drawDiff);
+  sortHeaders(document.getElementById("diff-entries"), diffSort.entries, drawDiff);
+}
+
 function update() {
   filter();
   writeFragment();
@@ -553,6 +616,7 @@ function update() {
   drawCcs();
   drawTree();
   drawCallers();
+  drawDiff();
 }
 readFragment();
 update();
