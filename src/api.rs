@@ -682,27 +682,29 @@ impl Profile {
     }
 
     /// The profile as a callgrind file (`stg-prof callgrind`), for
-    /// KCacheGrind or `callgrind_annotate`; `program` names the run.
+    /// KCacheGrind or `callgrind_annotate`, named after the profile's
+    /// program (its last module); without the side file's source lines.
     ///
     /// ```
     /// let profile = stg_run::Run::new(["programs/nfib.stg"]).profile()?.profile.unwrap();
-    /// assert!(profile.callgrind("nfib").contains("events:"));
+    /// assert!(profile.callgrind().contains("events:"));
     /// # Ok::<(), stg_run::Error>(())
     /// ```
-    pub fn callgrind(&self, program: &str) -> String {
-        profile::callgrind::callgrind(self, program)
+    pub fn callgrind(&self) -> String {
+        profile::callgrind::callgrind(self, &profile::side_file::SideInfo::default())
     }
 
     /// The profile as one HTML page (`stg-prof html`): the cost-centre
-    /// table and a foldable call tree; `program` names the run.
+    /// table, the call tree, the flame graph and the callers view, titled
+    /// with the profile's program (its last module).
     ///
     /// ```
     /// let profile = stg_run::Run::new(["programs/nfib.stg"]).profile()?.profile.unwrap();
-    /// assert!(profile.html("nfib").starts_with("<!DOCTYPE html>"));
+    /// assert!(profile.html().starts_with("<!DOCTYPE html>"));
     /// # Ok::<(), stg_run::Error>(())
     /// ```
-    pub fn html(&self, program: &str) -> String {
-        profile::html::html(self, program, None)
+    pub fn html(&self) -> String {
+        profile::html::html(self, &profile::side_file::SideInfo::default(), None)
     }
 
     /// Every field of the profile as text, in file order (`stg-prof
