@@ -20,7 +20,7 @@ pub use crate::machine::{CostCentreMode, Engine, ErrorKind, RuntimeError, Stats}
 #[doc(inline)]
 pub use crate::profile::format::{FormatError, WriteError};
 #[doc(inline)]
-pub use crate::profile::report::{Options as ReportOptions, SortBy};
+pub use crate::profile::view::report::{Options as ReportOptions, SortBy};
 #[doc(inline)]
 pub use crate::profile::{CostCentreDecl, Counters, Entry, Profile};
 #[doc(inline)]
@@ -678,7 +678,7 @@ impl Profile {
     /// # Ok::<(), stg_run::Error>(())
     /// ```
     pub fn report(&self, options: &ReportOptions) -> String {
-        profile::report::report(self, options)
+        profile::view::report::report(self, options)
     }
 
     /// The profile as a callgrind file (`stg-prof callgrind`), for
@@ -691,7 +691,7 @@ impl Profile {
     /// # Ok::<(), stg_run::Error>(())
     /// ```
     pub fn callgrind(&self) -> String {
-        profile::callgrind::callgrind(self, &profile::side_file::SideInfo::default())
+        profile::view::callgrind::callgrind(self, &profile::side_file::SideInfo::default())
     }
 
     /// The profile as one HTML page (`stg-prof html`): the cost-centre
@@ -704,7 +704,7 @@ impl Profile {
     /// # Ok::<(), stg_run::Error>(())
     /// ```
     pub fn html(&self) -> String {
-        profile::html::html(self, &profile::side_file::SideInfo::default(), None)
+        profile::view::html::html(self, &profile::side_file::SideInfo::default(), None)
     }
 
     /// Every field of the profile as text, in file order (`stg-prof
@@ -716,6 +716,6 @@ impl Profile {
     /// # Ok::<(), stg_run::Error>(())
     /// ```
     pub fn dump(&self) -> String {
-        profile::dump::dump(self)
+        profile::view::dump::dump(self)
     }
 }

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use machine_common::{run_text, stacks};
 use stg_run::machine::RunOptions;
 use stg_run::machine::heap_profile::{HeapProfileBy, HeapProfileOptions};
-use stg_run::profile::heap_chart::{HeapFile, read_hp};
+use stg_run::profile::view::heap_chart::{HeapFile, read_hp};
 use stg_run::stg::auto_cc::AutoCc;
 
 /// The heap twins, sorted.

@@ -262,7 +262,7 @@ fn flat_profile_lists_every_cost_centre() {
 #[test]
 fn heap_profile_census() {
     use stg_run::machine::heap_profile::{HeapProfileBy, HeapProfileOptions};
-    use stg_run::profile::heap_chart::{HeapFile, read_hp};
+    use stg_run::profile::view::heap_chart::{HeapFile, read_hp};
     let text = std::fs::read_to_string("programs/foldl_leak.stg").unwrap();
     let run = |by| {
         let o = RunOptions {

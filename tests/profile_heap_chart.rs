@@ -23,7 +23,7 @@ use std::path::Path;
 use std::process::Command;
 
 use cli_common::{chromium, dump_dom, have, scratch, stg_prof, stg_prof_run, stg_run_in};
-use stg_run::profile::heap_chart::{read_hp, svg};
+use stg_run::profile::view::heap_chart::{read_hp, svg};
 
 #[test]
 fn bad_files_say_which_line_and_what_is_wrong() {

@@ -13,8 +13,9 @@ use stg_run::files::{self, OutputPlan, Patience};
 use stg_run::profile::side_file::{self, Clock, SideInfo};
 use stg_run::profile::view::diff as view_diff;
 use stg_run::profile::view::folded::{self, Weight};
+use stg_run::profile::view::{callgrind, dump, heap_chart, html, report};
 use stg_run::profile::view::{dot, ghc_json, speedscope};
-use stg_run::profile::{Profile, callgrind, dump, format, heap_chart, html, report};
+use stg_run::profile::{Profile, format};
 use stg_run::profile::{compare, merge};
 
 /// Records, before Rust's runtime starts, whether standard output was

@@ -1,4 +1,5 @@
-//! Cost centres, counters, the binary profile format, reports.
+//! Cost centres, counters, stacks and the binary profile format; what shows
+//! a profile (reports, pages, exports) is in [`view`].
 //!
 //! [`Profile`] is the in-memory form of one `.pgcl` file
 //! (`shared/spec/PROFILE-FORMAT.md`): the machine builds one at the end of a
@@ -134,17 +135,12 @@ pub(crate) fn markup_text(s: &str) -> String {
     out
 }
 
-pub mod callgrind;
 pub mod compare;
 pub mod cost_centre;
-pub mod dump;
 pub mod format;
-pub mod heap_chart;
-pub mod html;
 pub mod merge;
-pub mod report;
 pub mod side_file;
 pub mod stacks;
-mod tree;
+pub(crate) mod tree;
 pub use tree::Sums;
 pub mod view;

@@ -115,8 +115,8 @@ pub fn compare(l: &Loaded, options: &RunOptions) -> Result<Outcome, String> {
         ));
     }
     if a.profile != b.profile {
-        let pa = format::read(&a.profile).map(|p| stg_run::profile::dump::dump(&p));
-        let pb = format::read(&b.profile).map(|p| stg_run::profile::dump::dump(&p));
+        let pa = format::read(&a.profile).map(|p| stg_run::profile::view::dump::dump(&p));
+        let pb = format::read(&b.profile).map(|p| stg_run::profile::view::dump::dump(&p));
         return Err(format!(
             "profiles differ:\nreference:\n{}\nfast:\n{}",
             pa.unwrap_or_default(),

@@ -15,7 +15,7 @@ use std::io::{self, Write};
 
 use super::super::compare::{Comparison, Row};
 use super::super::one_line;
-use super::super::report::{Align, WORD_BYTES, table, thousands};
+use super::report::{Align, WORD_BYTES, table, thousands};
 
 /// `n` with a sign and thousands separators: `+1,234`, `-5`, `0`.
 fn signed(n: i128) -> String {

@@ -16,9 +16,9 @@ use std::io::{self, Write};
 
 use super::super::Profile;
 use super::super::one_line;
-use super::super::report::WORD_BYTES;
 use super::super::tree::Tree;
 use super::qualified_name;
+use super::report::WORD_BYTES;
 
 /// What the widths of the flame graph are.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -25,10 +25,10 @@
 use std::fmt::Write;
 
 use super::super::Profile;
-use super::super::report::WORD_BYTES;
 use super::super::side_file::SideInfo;
 use super::super::tree::Tree;
 use super::json_string;
+use super::report::WORD_BYTES;
 
 /// GHC's JSON profile for `profile`, with what `side` knows.
 pub fn ghc_json(profile: &Profile, side: &SideInfo) -> String {

@@ -1,4 +1,4 @@
-// stg-prof html: the page's script (src/profile/html.rs embeds it).
+// stg-prof html: the page's script (src/profile/view/html.rs embeds it).
 // It reads the profile from the page's JSON and draws, from one state:
 // the flame graph (an icicle: the root on top, each entry under its
 // parent, as wide as its inherited time or allocation), the cost-centre

@@ -1,15 +1,21 @@
-//! The ways `stg-prof` shows a profile, one file per output: the exports
-//! that other tools read (speedscope, folded stacks, GHC's JSON, graphviz)
-//! and what they share.
+//! The ways `stg-prof` shows a profile, one file per output: the reports
+//! people read (text report, dump, callgrind, the HTML page, heap charts,
+//! diff), the exports other tools read (speedscope, folded stacks, GHC's
+//! JSON, graphviz), and what they share.
 
 use std::fmt::Write;
 
 use super::Profile;
 
+pub mod callgrind;
 pub mod diff;
 pub mod dot;
+pub mod dump;
 pub mod folded;
 pub mod ghc_json;
+pub mod heap_chart;
+pub mod html;
+pub mod report;
 pub mod speedscope;
 
 /// `s` as a JSON string literal that is also safe inside an HTML

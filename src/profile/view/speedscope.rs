@@ -22,9 +22,9 @@
 use std::fmt::Write;
 
 use super::super::Profile;
-use super::super::report::WORD_BYTES;
 use super::super::side_file::{Clock, SideInfo};
 use super::super::tree::Tree;
+use super::report::WORD_BYTES;
 use super::{json_string, qualified_name};
 
 /// The speedscope file for `profile`, with what `side` knows.

@@ -46,13 +46,13 @@
 
 use std::fmt::Write;
 
-use super::Profile;
-use super::compare::Comparison;
-use super::markup_text;
+use super::json_string;
 use super::report::{WORD_BYTES, thousands};
-use super::side_file::{Clock, SideInfo};
-use super::tree::{Sums, Tree};
-use super::view::json_string;
+use crate::profile::Profile;
+use crate::profile::compare::Comparison;
+use crate::profile::markup_text;
+use crate::profile::side_file::{Clock, SideInfo};
+use crate::profile::tree::{Sums, Tree};
 
 /// The data the script reads: `{"ccs": [[name, module, src]], "entries":
 /// [[cc, parent, ticks, words, tail, strict, lazy, curried]]}` with entries
@@ -271,7 +271,7 @@ const HEAD: &str = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
 <meta name=\"generator\" content=\"stg-prof html\">\n";
 
-const STYLE: &str = include_str!("view/html.css");
+const STYLE: &str = include_str!("html.css");
 
 const BODY: &str = r#"<div class="controls">
 <label>Find <input id="find" type="search" placeholder="cost centre name" autocomplete="off"></label>
@@ -313,4 +313,4 @@ const DIFF_BODY: &str = r#"<section id="diff">
 </section>
 "#;
 
-const SCRIPT: &str = include_str!("view/html.js");
+const SCRIPT: &str = include_str!("html.js");

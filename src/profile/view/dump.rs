@@ -4,7 +4,7 @@
 //! debugging the binary format. Names are printed as quoted Rust string
 //! literals so that spaces and odd characters are unambiguous. Entries are
 //! numbered in depth-first order from the root (0), the numbering
-//! [`FormatError`](super::format::FormatError) messages and the report's
+//! [`FormatError`](crate::profile::format::FormatError) messages and the report's
 //! `no.` column use. Indentation is two spaces per level, capped at
 //! [`MAX_INDENT`] levels; every entry line also states its depth.
 //!
@@ -23,9 +23,9 @@
 
 use std::io::{self, Write};
 
-use super::Profile;
-use super::format::{MAGIC, VERSION};
-use super::tree::Tree;
+use crate::profile::Profile;
+use crate::profile::format::{MAGIC, VERSION};
+use crate::profile::tree::Tree;
 
 /// Indentation stops growing at this depth (the depth is still printed).
 pub const MAX_INDENT: usize = 40;

@@ -41,9 +41,9 @@
 
 use std::io::{self, Write};
 
-use super::side_file::{Clock, SideInfo};
-use super::tree::{Sums, Tree};
-use super::{CostCentreDecl, Profile, one_line};
+use crate::profile::side_file::{Clock, SideInfo};
+use crate::profile::tree::{Sums, Tree};
+use crate::profile::{CostCentreDecl, Profile, one_line};
 
 /// Bytes per heap word.
 pub const WORD_BYTES: u128 = 8;

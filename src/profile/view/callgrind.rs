@@ -46,9 +46,9 @@ use std::collections::hash_map::Entry;
 use std::fmt::Write;
 
 use super::report::WORD_BYTES;
-use super::side_file::{Clock, SideInfo};
-use super::tree::{Sums, Tree};
-use super::{Profile, one_line};
+use crate::profile::side_file::{Clock, SideInfo};
+use crate::profile::tree::{Sums, Tree};
+use crate::profile::{Profile, one_line};
 
 /// The event names, in column order.
 const EVENTS: [(&str, &str); 6] = [

@@ -19,7 +19,7 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use super::markup_text;
+use crate::profile::markup_text;
 
 /// The largest time or value read (about 2^60).
 const MAX_NUMBER: f64 = 1e18;
