@@ -40,6 +40,7 @@ static NOTE_CLOSED_DESCRIPTORS: extern "C" fn() = stdio::note_closed_descriptors
     after_help = "Examples:\n  \
                   stg-run programs/queens.stg --profile --auto-cc=top && stg-prof report queens.pgcl\n  \
                   stg-prof html queens.pgcl > queens.html\n  \
+                  stg-prof merge queens.pgcl queens.pgcl -o twice.pgcl && stg-prof diff queens.pgcl twice.pgcl\n  \
                   stg-prof help report",
     disable_help_subcommand = true
 )]
@@ -139,10 +140,12 @@ enum Command {
     },
     /// Print the profile as one self-contained interactive HTML page.
     ///
-    /// The cost-centre table and the call tree (opened and closed with a click,
-    /// searched by name, sorted by time, allocation or entries), the same
-    /// figures as `report`; with --heap, a heap profile's chart too; with
-    /// --diff, what changed from an earlier run.
+    /// A flame graph of the call tree (click to zoom, breadcrumb back), the
+    /// callers of any cost centre, the cost-centre table (sorted by any
+    /// column header) and the foldable call tree, with the same figures as
+    /// `report`; search, minimum %time and %alloc and exclusions filter them
+    /// all live. With --heap, a heap profile's chart too; with --diff, what
+    /// changed from an earlier run. The page loads nothing from the network.
     /// `stg-prof html nfib.pgcl --heap nfib.hp > nfib.html`,
     /// `stg-prof html --diff before.pgcl after.pgcl > changes.html`.
     Html {
@@ -160,8 +163,9 @@ enum Command {
         #[command(flatten)]
         input: InputLimit,
     },
-    /// Print the profile in speedscope's JSON file format (open it at
-    /// speedscope.app or with `speedscope FILE`): two evented profiles,
+    /// Print the profile in speedscope's JSON file format.
+    ///
+    /// Open it at speedscope.app or with `speedscope FILE`: two evented profiles,
     /// time and allocation, over the call tree; frames are cost centres
     /// (`Module.name`) with their source locations.
     /// `stg-prof speedscope nfib.pgcl > nfib.speedscope.json`.
@@ -171,8 +175,9 @@ enum Command {
         #[command(flatten)]
         input: InputLimit,
     },
-    /// Print the profile as folded stacks, `MAIN.MAIN;nfib.main;nfib.nfib 123`,
-    /// one line per entry with its individual ticks (or bytes), for
+    /// Print the profile as folded stacks, for flamegraph.pl and inferno.
+    ///
+    /// `MAIN.MAIN;nfib.main;nfib.nfib 123`: one line per entry with its individual ticks (or bytes), for
     /// flamegraph.pl or inferno: `stg-prof folded nfib.pgcl | inferno-flamegraph > nfib.svg`.
     Folded {
         /// The profile file (.pgcl); `-` reads standard input.
@@ -183,8 +188,9 @@ enum Command {
         #[command(flatten)]
         input: InputLimit,
     },
-    /// Print the profile in the layout of GHC's JSON profile (`+RTS -pj`),
-    /// for tools that read GHC's profiles (speedscope, profiteur): cost
+    /// Print the profile in the layout of GHC's JSON profile (`+RTS -pj`).
+    ///
+    /// For tools that read GHC's profiles (speedscope, profiteur): cost
     /// centres with their source locations, the call tree with entries,
     /// ticks and bytes allocated.
     Json {
@@ -193,7 +199,9 @@ enum Command {
         #[command(flatten)]
         input: InputLimit,
     },
-    /// Print the call graph for graphviz: one node per cost centre
+    /// Print the call graph for graphviz (`dot -Tsvg`).
+    ///
+    /// One node per cost centre
     /// (coloured by its individual share of the time), one edge per caller
     /// and callee (coloured and sized by the inherited share on it).
     /// `stg-prof dot nfib.pgcl | dot -Tsvg > nfib.svg`.
@@ -210,7 +218,9 @@ enum Command {
         #[command(flatten)]
         input: InputLimit,
     },
-    /// Compare two runs of one program: entries matched by cost-centre
+    /// Compare two runs of one program, counter by counter.
+    ///
+    /// Entries are matched by cost-centre
     /// path, cost centres by name, the change of every counter (B − A),
     /// largest first. Prints nothing when nothing changed, like `diff`.
     /// Errors (unreadable files, profiles of two different programs) exit
@@ -231,8 +241,9 @@ enum Command {
         #[command(flatten)]
         input: InputLimit,
     },
-    /// Sum several runs of one program into one profile, written to
-    /// `-o FILE.pgcl` (with its side file, FILE.pgcl.src, when the first
+    /// Sum several runs of one program into one profile.
+    ///
+    /// Written to `-o FILE.pgcl` (with its side file, FILE.pgcl.src, when the first
     /// input has one): entries matched by cost-centre path, counters
     /// added. The profiles must declare the same modules and cost
     /// centres; the first difference is an error.
@@ -251,8 +262,9 @@ enum Command {
     /// Draw a heap profile (.hp) as an SVG chart, like hp2ps.
     ///
     /// The heap profile comes from `stg-run --heap-profile` or GHC's
-    /// `+RTS -h`; the chart is stacked areas, one band per group, the largest at the bottom, at most 20 (the rest merged into
-    /// OTHER). `stg-prof heap foldl_leak.hp > foldl_leak.svg`.
+    /// `+RTS -h`; the chart is stacked areas, one band per group, the
+    /// largest at the bottom, at most 20 (the rest merged into OTHER).
+    /// hp2ps reads the same files. `stg-prof heap foldl_leak.hp > foldl_leak.svg`.
     Heap {
         /// The heap profile (.hp); `-` reads standard input.
         file: PathBuf,

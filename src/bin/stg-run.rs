@@ -29,6 +29,14 @@ use stg_run::stg::printer;
 use stg_run::stg::source::SourceMap;
 use stg_run::stop;
 
+/// The headings `--help` groups the options under.
+const PROGRAM: &str = "Program";
+const RUNNING: &str = "Running";
+const PROFILING: &str = "Profiling";
+const HEAP: &str = "Heap profiles";
+const WATCHING: &str = "Watching the machine";
+const LIMITS: &str = "Limits";
+
 #[derive(Parser, Debug)]
 #[command(
     name = "stg-run",
@@ -56,145 +64,145 @@ struct Cli {
 
     /// Parse and check only; print diagnostics; exit 0 if the program is valid, 1 if not.
     /// A module with no `main` is checked as a library (running needs a `main`).
-    #[arg(long, conflicts_with = "print")]
+    #[arg(help_heading = PROGRAM, long, conflicts_with = "print")]
     check: bool,
 
     /// Print the checked program back, with explicit free-variable lists and normalised flags
     /// (the user's modules, with the `scc`s --auto-cc adds).
-    #[arg(long)]
+    #[arg(help_heading = PROGRAM, long)]
     print: bool,
 
     /// Do not load the bundled Prelude.
-    #[arg(long)]
+    #[arg(help_heading = PROGRAM, long)]
     no_prelude: bool,
 
     /// Print the bundled Prelude's source (the file that messages call
     /// `<prelude>/Prelude.stg`) and exit.
-    #[arg(long, exclusive = true)]
+    #[arg(help_heading = PROGRAM, long, exclusive = true)]
     print_prelude: bool,
 
     /// Which engine runs the program: the threaded `fast` one or the rule-at-a-time `reference` one.
-    #[arg(long, value_enum, default_value_t = EngineArg::Fast)]
+    #[arg(help_heading = RUNNING, long, value_enum, default_value_t = EngineArg::Fast)]
     engine: EngineArg,
 
     /// Attribute costs to single cost centres (`flat`, the paper) or to cost-centre stacks (`stacks`, GHC).
-    #[arg(long, value_enum, default_value_t = CcArg::Flat)]
+    #[arg(help_heading = PROFILING, long, value_enum, default_value_t = CcArg::Flat)]
     cost_centres: CcArg,
 
     /// Add cost centres automatically: `top` wraps every top-level binding of the user's
     /// modules, `all` also every let(rec)-bound one (named `outer.inner`), like GHC's -fprof-auto.
-    #[arg(long, value_enum, default_value_t = AutoCcArg::None)]
+    #[arg(help_heading = PROFILING, long, value_enum, default_value_t = AutoCcArg::None)]
     auto_cc: AutoCcArg,
 
     /// Write the binary call-graph profile to `<stem>.pgcl` in the current directory
     /// (stem of the last source file); read it with `stg-prof report`. Costs go to the
     /// cost centres of the program's `scc`s and of --auto-cc (without either, all to `CAF`).
-    #[arg(long)]
+    #[arg(help_heading = PROFILING, long)]
     profile: bool,
 
     /// Write the profile to PATH instead (implies --profile); `-` writes it to
     /// standard output, and the program's output then goes to standard error.
-    #[arg(long, value_name = "PATH")]
+    #[arg(help_heading = PROFILING, long, value_name = "PATH")]
     profile_file: Option<PathBuf>,
 
     /// Make the profile and heap profile byte-identical from run to run, for golden files:
     /// clock-dependent header fields are written as 0 and the `.hp` date is fixed.
-    #[arg(long)]
+    #[arg(help_heading = PROFILING, long)]
     reproducible: bool,
 
     /// What a profile tick is: one machine step (`steps`, deterministic) or CPU cycles (`cycles`).
-    #[arg(long, value_enum, default_value_t = ClockArg::Steps)]
+    #[arg(help_heading = PROFILING, long, value_enum, default_value_t = ClockArg::Steps)]
     clock: ClockArg,
 
     /// Stop with an error after N machine steps (default: no limit).
-    #[arg(long, value_name = "N", value_parser = parse_steps)]
+    #[arg(help_heading = LIMITS, long, value_name = "N", value_parser = parse_steps)]
     max_steps: Option<u64>,
 
     /// Largest heap, every space the collector holds at once, in bytes with an optional K, M or G
     /// suffix, like GHC's -M (default: 60% of the memory available: a memory cgroup's limit,
     /// else physical memory).
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    #[arg(help_heading = LIMITS, long, value_name = "SIZE", value_parser = parse_size)]
     max_heap: Option<u64>,
 
     /// Largest machine stacks, in bytes with an optional K, M or G suffix, like GHC's -K, counted
     /// as 16 bytes a value (default: 20% of the memory available).
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    #[arg(help_heading = LIMITS, long, value_name = "SIZE", value_parser = parse_size)]
     max_stack: Option<u64>,
 
     /// Collect garbage at every allocation (slow; for testing the collector).
-    #[arg(long)]
+    #[arg(help_heading = RUNNING, long)]
     gc_stress: bool,
 
     /// Print every rule the machine fires to standard error: `text` (one line per step) or
     /// `json` (the whole run: a header with the program, then one line per step with all it
     /// changed; docs/TRACE-FORMAT.md). Implies --engine=reference.
-    #[arg(long, value_enum, num_args = 0..=1, require_equals = true, default_missing_value = "text", value_name = "FORMAT")]
+    #[arg(help_heading = WATCHING, long, value_enum, num_args = 0..=1, require_equals = true, default_missing_value = "text", value_name = "FORMAT")]
     trace: Option<TraceArg>,
 
     /// Write the trace to PATH instead of standard error, so that error messages never mix
     /// with it (implies --trace, as text unless --trace=json says otherwise).
-    #[arg(long, value_name = "PATH")]
+    #[arg(help_heading = WATCHING, long, value_name = "PATH")]
     trace_file: Option<PathBuf>,
 
     /// Write the explorer: one self-contained HTML page of the whole run (reference engine)
     /// to step through forwards and backwards in a browser, with the rule fired, the source,
     /// the stacks, the heap and the cost centres at every step (default FILE:
     /// `<stem>.html`). Runs stop at --max-steps, 100,000 unless given (at most 1,000,000).
-    #[arg(long, num_args = 0..=1, require_equals = true, value_name = "FILE.html")]
+    #[arg(help_heading = WATCHING, long, num_args = 0..=1, require_equals = true, value_name = "FILE.html")]
     explain: Option<Option<PathBuf>>,
 
     /// Print allocation, collection and timing statistics to standard error, like GHC's +RTS -s.
-    #[arg(long)]
+    #[arg(help_heading = RUNNING, long)]
     stats: bool,
 
     /// Take a census of the live heap every --heap-interval steps and write `<stem>.hp`
     /// (GHC's heap-profile format; draw it with `stg-prof heap` or hp2ps), grouped by the cost centre (or stack) that
     /// built each closure (`cc`), by closure kind (`kind`) or by description (`descr`).
-    #[arg(long, value_enum, value_name = "BY")]
+    #[arg(help_heading = HEAP, long, value_enum, value_name = "BY")]
     heap_profile: Option<HeapByArg>,
 
     /// Steps between heap censuses (with --heap-profile).
-    #[arg(long, value_name = "STEPS", default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(help_heading = HEAP, long, value_name = "STEPS", default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
     heap_interval: u64,
 
     /// List the diagnostics up to the N-th error, then say how many more
     /// errors and warnings there were; 0 lists them all (as GCC's -fmax-errors).
-    #[arg(long, value_name = "N", default_value_t = 100)]
+    #[arg(help_heading = LIMITS, long, value_name = "N", default_value_t = 100)]
     max_errors: usize,
 
     /// Longest band name of a stacks-mode heap profile by cost centre, like GHC's -L:
     /// `(n)inner/.../outer` is cut to N characters with `...`; `<stem>.hp.stacks`
     /// lists each band's whole stack.
-    #[arg(long, value_name = "N", default_value_t = heap_profile::DEFAULT_LABEL_LENGTH as u64,
+    #[arg(help_heading = HEAP, long, value_name = "N", default_value_t = heap_profile::DEFAULT_LABEL_LENGTH as u64,
           value_parser = clap::value_parser!(u64).range(heap_profile::MIN_LABEL_LENGTH as u64..=heap_profile::MAX_LABEL_LENGTH as u64))]
     heap_label_length: u64,
 
     /// Largest heap profile (the .hp file and the stacks listing together), in bytes
     /// with an optional K, M or G suffix: censuses stop there, with a warning.
-    #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "1G")]
+    #[arg(help_heading = LIMITS, long, value_name = "SIZE", value_parser = parse_size, default_value = "1G")]
     max_heap_profile: u64,
 
     /// Count only the closures built under these cost centres in the heap profile (in stacks mode, a
     /// stack's innermost one), each a label (`go`) or qualified (`Main.go`), like GHC's `-hc<name>`;
     /// comma-separated or repeated.
-    #[arg(long, value_name = "NAME,...", value_delimiter = ',',
+    #[arg(help_heading = HEAP, long, value_name = "NAME,...", value_delimiter = ',',
           value_parser = clap::builder::NonEmptyStringValueParser::new())]
     heap_profile_cc: Vec<String>,
 
     /// Count only the closures of these descriptions in the heap profile (as
     /// `--heap-profile=descr` names them: `Cons`, `Main.go.acc`, `PAP(Prelude.map)`), like GHC's
     /// `-hd<descr>`; comma-separated or repeated.
-    #[arg(long, value_name = "DESCR,...", value_delimiter = ',',
+    #[arg(help_heading = HEAP, long, value_name = "DESCR,...", value_delimiter = ',',
           value_parser = clap::builder::NonEmptyStringValueParser::new())]
     heap_profile_descr: Vec<String>,
 
     /// Colour diagnostics: `auto` colours when standard error is a terminal
     /// and NO_COLOR is not set.
-    #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
+    #[arg(help_heading = RUNNING, long, value_enum, default_value_t = ColorArg::Auto)]
     color: ColorArg,
 
     /// Refuse source files larger than SIZE (bytes, with an optional K, M or G suffix).
-    #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "256M")]
+    #[arg(help_heading = LIMITS, long, value_name = "SIZE", value_parser = parse_size, default_value = "256M")]
     max_input_size: u64,
 }
 
