@@ -8,11 +8,11 @@
 //! `main` made of a 100,000-deep chain of `let`s (deep).
 
 use std::time::Instant;
-use stg_run::stg::check::check_program;
-use stg_run::stg::load::load;
-use stg_run::stg::parser::parse_module;
-use stg_run::stg::source::SourceMap;
-use stg_run::stg::syntax::Program;
+use stg_run::internal::stg::check::check_program;
+use stg_run::internal::stg::load::load;
+use stg_run::internal::stg::parser::parse_module;
+use stg_run::internal::stg::source::SourceMap;
+use stg_run::internal::stg::syntax::Program;
 
 #[path = "../tests/generated_programs/mod.rs"]
 mod generated_programs;

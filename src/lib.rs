@@ -95,9 +95,9 @@
 //! # The modules
 //!
 //! [`Run`], [`Profile`]'s methods and the types they name are the library
-//! API. The modules below are the implementation, public for the two
-//! programs and the tests, and not a stable interface:
-//! `docs/ARCHITECTURE.md` maps them.
+//! API. The implementation is in [`internal`], public only for the two
+//! programs and the project's tests and not a stable interface:
+//! `docs/ARCHITECTURE.md` maps it.
 
 mod api;
 
@@ -110,13 +110,25 @@ pub use api::{
     Profile, ReportOptions, RuntimeError, SortBy, Stats, WriteError,
 };
 
-pub mod cli;
-pub mod files;
-pub mod gc;
-pub mod machine;
-pub mod profile;
-pub mod stg;
-pub mod stop;
+/// The interpreter's inner workings: the language, the machine, the
+/// collector, the profile format and the command-line plumbing.
+///
+/// **Internal: not a stable interface.** The `stg-run` and `stg-prof`
+/// binaries and the project's own tests use it, and it changes whenever the
+/// implementation does. Programs that drive stg-run from Rust use the items
+/// at the crate root instead.
+#[path = "."]
+pub mod internal {
+    pub mod cli;
+    pub mod files;
+    pub mod gc;
+    pub mod machine;
+    pub mod profile;
+    pub mod stg;
+    pub mod stop;
+}
+#[allow(unused_imports)]
+pub(crate) use internal::{cli, files, gc, machine, profile, stg, stop};
 
 /// The README's Rust example, run as a doc test so that it cannot drift.
 #[cfg(doctest)]

@@ -1,11 +1,11 @@
 //! `--auto-cc`: which bindings get a cost centre, named how, and where the
 //! `scc` goes.
 
-use stg_run::stg::auto_cc::{self, AutoCc};
-use stg_run::stg::load::load;
-use stg_run::stg::printer::print_program;
-use stg_run::stg::source::SourceMap;
-use stg_run::stg::syntax::{ExprKind, Program};
+use stg_run::internal::stg::auto_cc::{self, AutoCc};
+use stg_run::internal::stg::load::load;
+use stg_run::internal::stg::printer::print_program;
+use stg_run::internal::stg::source::SourceMap;
+use stg_run::internal::stg::syntax::{ExprKind, Program};
 
 /// GHC's nested-function example (001, "main.f" and "main.g"), plus a
 /// binding nested two deep, a constructor binding and a top-level value.

@@ -1,9 +1,9 @@
 //! One snapshot per kind of static error (LANGUAGE.md, "Static errors"),
 //! each the full diagnostic as a user sees it.
 
-use stg_run::stg::diagnostic::render_all;
-use stg_run::stg::load::load;
-use stg_run::stg::source::SourceMap;
+use stg_run::internal::stg::diagnostic::render_all;
+use stg_run::internal::stg::load::load;
+use stg_run::internal::stg::source::SourceMap;
 
 /// Loads `files` without the Prelude and renders every diagnostic; panics if
 /// the load succeeded without any.

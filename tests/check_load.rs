@@ -1,9 +1,9 @@
 //! The front-end driver: file stems as module names, warnings on success,
 //! every diagnostic on failure.
 
-use stg_run::stg::load::{load, module_name};
-use stg_run::stg::source::SourceMap;
-use stg_run::stg::syntax::Flag;
+use stg_run::internal::stg::load::{load, module_name};
+use stg_run::internal::stg::source::SourceMap;
+use stg_run::internal::stg::syntax::Flag;
 
 fn files(list: &[(&str, &str)]) -> Vec<(String, String)> {
     list.iter()

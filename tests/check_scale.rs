@@ -4,13 +4,13 @@
 //! auto-cc walk those chains in loops). The speed of checking is measured by
 //! `cargo run --release --example front_end_bench` (docs/PERFORMANCE.md).
 
-use stg_run::stg::auto_cc::{self, AutoCc};
-use stg_run::stg::check::check_program;
-use stg_run::stg::load::load;
-use stg_run::stg::parser::parse_module;
-use stg_run::stg::printer::print_module;
-use stg_run::stg::source::SourceMap;
-use stg_run::stg::syntax::{
+use stg_run::internal::stg::auto_cc::{self, AutoCc};
+use stg_run::internal::stg::check::check_program;
+use stg_run::internal::stg::load::load;
+use stg_run::internal::stg::parser::parse_module;
+use stg_run::internal::stg::printer::print_module;
+use stg_run::internal::stg::source::SourceMap;
+use stg_run::internal::stg::syntax::{
     Atom, Binding, Expr, ExprKind, Flag, Ident, Lambda, Module, Program, Span,
 };
 
@@ -57,7 +57,7 @@ fn on_main_sized_stack(f: impl FnOnce() + Send + 'static) {
 }
 
 /// As deep as the parser accepts.
-const PARSEABLE: usize = stg_run::stg::layout::MAX_DEPTH - 10;
+const PARSEABLE: usize = stg_run::internal::stg::layout::MAX_DEPTH - 10;
 
 #[test]
 fn long_let_chain() {
@@ -188,11 +188,11 @@ fn inferred_free_lists_in_generated_program() {
 /// `--max-steps`, not with "nested too deep".
 #[test]
 fn longest_chain_the_parser_accepts_also_lowers() {
-    use stg_run::machine::{self, ErrorKind, RunOptions};
+    use stg_run::internal::machine::{self, ErrorKind, RunOptions};
     std::thread::Builder::new()
         .stack_size(1 << 30)
         .spawn(|| {
-            let text = let_chain(stg_run::stg::layout::MAX_CHAIN);
+            let text = let_chain(stg_run::internal::stg::layout::MAX_CHAIN);
             let mut sources = SourceMap::new();
             let loaded = load(&mut sources, &[("chain.stg".into(), text)], true)
                 .unwrap_or_else(|d| panic!("{}", d[0].message));

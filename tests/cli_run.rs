@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use stg_run::profile::format;
+use stg_run::internal::profile::format;
 
 mod cli_common;
 use cli_common::{stg_run, text};

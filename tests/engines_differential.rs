@@ -12,9 +12,9 @@
 mod corpus;
 mod engines_common;
 use engines_common::*;
-use stg_run::machine::RunOptions;
-use stg_run::machine::heap_profile::HeapProfileBy;
-use stg_run::stg::auto_cc::AutoCc;
+use stg_run::internal::machine::RunOptions;
+use stg_run::internal::machine::heap_profile::HeapProfileBy;
+use stg_run::internal::stg::auto_cc::AutoCc;
 
 /// A program: its files, `(path, text)` in load order.
 type Program = Vec<(String, String)>;
@@ -190,7 +190,7 @@ fn profiling_off_changes_nothing_but_the_profile() {
     for files in all_programs() {
         let path = &files[0].0;
         let l = load_files(&files, true, AutoCc::All).unwrap();
-        let fast = stg_run::machine::Engine::Fast;
+        let fast = stg_run::internal::machine::Engine::Fast;
         let on = run_engine(&l, fast, &mode_options(false, false));
         let off = run_engine(
             &l,
@@ -211,8 +211,8 @@ fn profiling_off_changes_nothing_but_the_profile() {
 /// the header's frequency and overhead.
 #[test]
 fn cycles_clock_changes_only_ticks() {
-    use stg_run::machine::{self, Clock, Engine};
-    use stg_run::profile::Profile;
+    use stg_run::internal::machine::{self, Clock, Engine};
+    use stg_run::internal::profile::Profile;
     let zero_ticks = |mut p: Profile| {
         for e in &mut p.entries {
             e.counters.ticks = 0;

@@ -12,9 +12,9 @@
 mod engines_common;
 use engines_common::*;
 use proptest::prelude::*;
-use stg_run::machine::RunOptions;
-use stg_run::machine::heap_profile::HeapProfileBy;
-use stg_run::stg::auto_cc::AutoCc;
+use stg_run::internal::machine::RunOptions;
+use stg_run::internal::machine::heap_profile::HeapProfileBy;
+use stg_run::internal::stg::auto_cc::AutoCc;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Kind {

@@ -22,13 +22,13 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Write};
 
 use serde_json::Value as Json;
-use stg_run::gc::{Addr, Heap, Info, Tag, Value};
-use stg_run::machine::code::{AltsKind, Code, ExprCode, ExprId};
-use stg_run::machine::explain;
-use stg_run::machine::reference::{self, Control, Observer, Rule, View};
-use stg_run::machine::{RunOptions, RuntimeError, TraceFormat, lower};
-use stg_run::profile::Counters;
-use stg_run::stg::auto_cc::AutoCc;
+use stg_run::internal::gc::{Addr, Heap, Info, Tag, Value};
+use stg_run::internal::machine::code::{AltsKind, Code, ExprCode, ExprId};
+use stg_run::internal::machine::explain;
+use stg_run::internal::machine::reference::{self, Control, Observer, Rule, View};
+use stg_run::internal::machine::{RunOptions, RuntimeError, TraceFormat, lower};
+use stg_run::internal::profile::Counters;
+use stg_run::internal::stg::auto_cc::AutoCc;
 
 // ----- the engine's own state ---------------------------------------------
 
@@ -729,7 +729,7 @@ fn replays_to_the_engine(name: &str, options: &RunOptions) -> Vec<u8> {
 
 fn flat() -> RunOptions {
     RunOptions {
-        engine: stg_run::machine::Engine::Reference,
+        engine: stg_run::internal::machine::Engine::Reference,
         reproducible: true,
         ..Default::default()
     }
@@ -747,7 +747,7 @@ fn every_program_replays_in_stacks_mode() {
     for name in corpus::program_names() {
         // The first 30,000 steps (the long runs are checked in flat mode).
         let options = RunOptions {
-            cost_centres: stg_run::machine::CostCentreMode::Stacks,
+            cost_centres: stg_run::internal::machine::CostCentreMode::Stacks,
             max_steps: Some(30_000),
             ..flat()
         };

@@ -27,9 +27,9 @@ use engines_common::{compare, load_files, mode_options};
 use ghc_common::{ghc_tree, prof_to_tree, stg_tree, tree_diff};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use stg_run::machine::RunOptions;
-use stg_run::profile::{Profile, format};
-use stg_run::stg::auto_cc::AutoCc;
+use stg_run::internal::machine::RunOptions;
+use stg_run::internal::profile::{Profile, format};
+use stg_run::internal::stg::auto_cc::AutoCc;
 
 /// A generated program that runs longer than this is skipped (a function
 /// passed as a value may be called with a large fuel).

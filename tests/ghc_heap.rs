@@ -16,10 +16,10 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use machine_common::{run_text, stacks};
-use stg_run::machine::RunOptions;
-use stg_run::machine::heap_profile::{HeapProfileBy, HeapProfileOptions};
-use stg_run::profile::view::heap_chart::{HeapFile, read_hp};
-use stg_run::stg::auto_cc::AutoCc;
+use stg_run::internal::machine::RunOptions;
+use stg_run::internal::machine::heap_profile::{HeapProfileBy, HeapProfileOptions};
+use stg_run::internal::profile::view::heap_chart::{HeapFile, read_hp};
+use stg_run::internal::stg::auto_cc::AutoCc;
 
 /// The heap twins, sorted.
 fn twins() -> Vec<PathBuf> {

@@ -20,8 +20,8 @@ mod ghc_common;
 mod machine_common;
 use ghc_common::{ghc_tree, stg_tree, tree_diff};
 use machine_common::*;
-use stg_run::machine::RunResult;
-use stg_run::stg::auto_cc::AutoCc;
+use stg_run::internal::machine::RunResult;
+use stg_run::internal::stg::auto_cc::AutoCc;
 
 fn compare(name: &str, auto: AutoCc, suffix: &str) -> Result<(), String> {
     let stg = ["programs", "tests/ghc"]
@@ -363,9 +363,9 @@ fn function_with_constructor_body_gets_a_cost_centre() {
 /// its costs go to `m`.
 #[test]
 fn caf_built_function_across_modules_appends_no_caf() {
-    use stg_run::machine;
-    use stg_run::stg::load::load;
-    use stg_run::stg::source::SourceMap;
+    use stg_run::internal::machine;
+    use stg_run::internal::stg::load::load;
+    use stg_run::internal::stg::source::SourceMap;
     let dir = "tests/ghc/caf_function";
     let files: Vec<(String, String)> = ["A.stg", "B.stg"]
         .iter()
@@ -458,7 +458,7 @@ fn module_twins_are_found_with_every_module_in_ghc_trees() {
                 true,
             );
             for (path, _) in module_files(dir) {
-                let m = stg_run::stg::load::module_name(&path);
+                let m = stg_run::internal::stg::load::module_name(&path);
                 assert!(
                     ghc.contains_key(&format!("MAIN (MAIN) > CAF ({m})")),
                     "{dir}/{tree_file}: no CAF ({m})"
@@ -473,10 +473,10 @@ fn module_twins_are_found_with_every_module_in_ghc_trees() {
 /// `Err` unless the output is `dir/Main.stdout` and the engines' profiles
 /// are the same.
 fn run_modules(dir: &str, auto: AutoCc) -> Result<RunResult, String> {
-    use stg_run::machine;
-    use stg_run::stg::auto_cc;
-    use stg_run::stg::load::load;
-    use stg_run::stg::source::SourceMap;
+    use stg_run::internal::machine;
+    use stg_run::internal::stg::auto_cc;
+    use stg_run::internal::stg::load::load;
+    use stg_run::internal::stg::source::SourceMap;
     let files = module_files(dir);
     let mut sources = SourceMap::new();
     let mut loaded =

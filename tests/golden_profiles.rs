@@ -110,7 +110,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use stg_run::profile::format;
+use stg_run::internal::profile::format;
 
 mod cli_common;
 mod corpus;
@@ -305,7 +305,7 @@ fn derive_from_trace(stderr: &str) -> (u64, std::collections::BTreeMap<String, D
 
 /// The same counters, from the profile file, keyed as the trace keys them.
 fn from_profile(
-    profile: &stg_run::profile::Profile,
+    profile: &stg_run::internal::profile::Profile,
     mode: Mode,
 ) -> std::collections::BTreeMap<String, Derived> {
     let name = |cc: u32| -> String {
@@ -352,7 +352,7 @@ fn from_profile(
     out
 }
 
-fn read_profile(file: &Path) -> stg_run::profile::Profile {
+fn read_profile(file: &Path) -> stg_run::internal::profile::Profile {
     let bytes = std::fs::read(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
     format::read(&bytes).unwrap_or_else(|e| panic!("{}: {e}", file.display()))
 }
@@ -464,8 +464,8 @@ fn bytes_allocated(stderr: &str) -> u64 {
         .unwrap()
 }
 
-fn total(profile: &stg_run::profile::Profile) -> stg_run::profile::Counters {
-    let mut sum = stg_run::profile::Counters::default();
+fn total(profile: &stg_run::internal::profile::Profile) -> stg_run::internal::profile::Counters {
+    let mut sum = stg_run::internal::profile::Counters::default();
     for e in &profile.entries {
         sum.add(&e.counters);
     }

@@ -11,9 +11,9 @@ use std::collections::BTreeMap;
 
 use cli_common::{scratch, text};
 use engines_common::{compare, load_text};
-use stg_run::machine::heap_profile::{HeapProfileBy, HeapProfileOptions};
-use stg_run::machine::{CostCentreMode, RunOptions};
-use stg_run::stg::auto_cc::AutoCc;
+use stg_run::internal::machine::heap_profile::{HeapProfileBy, HeapProfileOptions};
+use stg_run::internal::machine::{CostCentreMode, RunOptions};
+use stg_run::internal::stg::auto_cc::AutoCc;
 
 /// A census: its step and bytes by band.
 type Census = (String, BTreeMap<String, u64>);

@@ -2,8 +2,8 @@
 
 mod machine_common;
 use machine_common::*;
-use stg_run::machine::{RunOptions, TraceFormat};
-use stg_run::stg::auto_cc::AutoCc;
+use stg_run::internal::machine::{RunOptions, TraceFormat};
+use stg_run::internal::stg::auto_cc::AutoCc;
 
 /// The GHC guide's example, small: main.f > fib and main.g > fib, entry
 /// counts 2·fib(n) − 1 (fib 0 = fib 1 = 1). The STG version evaluates

@@ -6,8 +6,8 @@
 mod machine_common;
 use machine_common::*;
 use std::sync::atomic::{AtomicBool, Ordering};
-use stg_run::machine::{CostCentreMode, Engine, ErrorKind, RunOptions, TraceFormat};
-use stg_run::stg::auto_cc::AutoCc;
+use stg_run::internal::machine::{CostCentreMode, Engine, ErrorKind, RunOptions, TraceFormat};
+use stg_run::internal::stg::auto_cc::AutoCc;
 
 const LONG: &str = "one = {} \\r {} -> I# {1#}
 big = {} \\r {} -> I# {100000#}
@@ -261,8 +261,8 @@ fn flat_profile_lists_every_cost_centre() {
 /// (read back with `stg-prof heap`'s reader).
 #[test]
 fn heap_profile_census() {
-    use stg_run::machine::heap_profile::{HeapProfileBy, HeapProfileOptions};
-    use stg_run::profile::view::heap_chart::{HeapFile, read_hp};
+    use stg_run::internal::machine::heap_profile::{HeapProfileBy, HeapProfileOptions};
+    use stg_run::internal::profile::view::heap_chart::{HeapFile, read_hp};
     let text = std::fs::read_to_string("programs/foldl_leak.stg").unwrap();
     let run = |by| {
         let o = RunOptions {
@@ -335,10 +335,10 @@ fn heap_profile_census() {
 /// 3 GB, before anything ran).
 #[test]
 fn many_arguments_lower_in_linear_space() {
-    use stg_run::machine::code::ExprCode;
-    use stg_run::machine::lower::lower;
-    use stg_run::stg::load::load;
-    use stg_run::stg::source::SourceMap;
+    use stg_run::internal::machine::code::ExprCode;
+    use stg_run::internal::machine::lower::lower;
+    use stg_run::internal::stg::load::load;
+    use stg_run::internal::stg::source::SourceMap;
     const N: usize = 20_000;
     let xs: Vec<String> = (0..N).map(|i| format!("x{i}")).collect();
     let text = format!(

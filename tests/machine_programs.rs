@@ -4,8 +4,8 @@
 mod corpus;
 mod machine_common;
 use machine_common::*;
-use stg_run::machine::RunOptions;
-use stg_run::stg::auto_cc::AutoCc;
+use stg_run::internal::machine::RunOptions;
+use stg_run::internal::stg::auto_cc::AutoCc;
 
 fn check_all(options: &RunOptions, what: &str, skip_big: bool) {
     let mut n = 0;

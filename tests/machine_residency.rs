@@ -7,9 +7,9 @@
 mod engines_common;
 
 use engines_common::{Loaded, load_text};
-use stg_run::machine::heap_profile::HeapProfileBy;
-use stg_run::machine::{self, Engine, RunOptions};
-use stg_run::stg::auto_cc::AutoCc;
+use stg_run::internal::machine::heap_profile::HeapProfileBy;
+use stg_run::internal::machine::{self, Engine, RunOptions};
+use stg_run::internal::stg::auto_cc::AutoCc;
 
 /// Elements of the list each program walks.
 const N: u64 = 20_000;

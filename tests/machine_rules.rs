@@ -173,15 +173,15 @@ main = {} \\u {} ->
   scc \"m\" (let p = {} \\u {} -> scc \"mk\" (add {1#})
            in scc \"use\" (p {2#}))
 ";
-    let opts = stg_run::machine::RunOptions {
-        trace: Some(stg_run::machine::TraceFormat::Text),
+    let opts = stg_run::internal::machine::RunOptions {
+        trace: Some(stg_run::internal::machine::TraceFormat::Text),
         ..stacks()
     };
     let r = run_text(
         "t.stg",
         src,
         false,
-        stg_run::stg::auto_cc::AutoCc::None,
+        stg_run::internal::stg::auto_cc::AutoCc::None,
         &opts,
     );
     insta::assert_snapshot!(

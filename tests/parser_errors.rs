@@ -2,8 +2,8 @@
 //! (`Diagnostic::render` without colour). Each snapshot was read and judged on
 //! "does it say where, what was expected, what was found, and what to do?".
 
-use stg_run::stg::parser::parse_module;
-use stg_run::stg::source::SourceMap;
+use stg_run::internal::stg::parser::parse_module;
+use stg_run::internal::stg::source::SourceMap;
 
 /// Parses `text` as `test.stg` and renders every diagnostic.
 fn errors(text: &str) -> String {

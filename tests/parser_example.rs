@@ -1,7 +1,7 @@
 //! The example of LANGUAGE.md ("Example") parses to the expected structure.
 
-use stg_run::stg::parser::parse_module;
-use stg_run::stg::syntax::*;
+use stg_run::internal::stg::parser::parse_module;
+use stg_run::internal::stg::syntax::*;
 
 const EXAMPLE: &str = include_str!("fixtures/language_md_example.stg");
 

@@ -3,9 +3,9 @@
 //! nesting of every kind, which must give an error, not a stack overflow.
 
 use proptest::prelude::*;
-use stg_run::stg::layout::MAX_CHAIN;
-use stg_run::stg::parser::parse_module;
-use stg_run::stg::source::SourceMap;
+use stg_run::internal::stg::layout::MAX_CHAIN;
+use stg_run::internal::stg::parser::parse_module;
+use stg_run::internal::stg::source::SourceMap;
 
 const PROGRAMS: [&str; 3] = [
     r#"-- map, exactly as in the 1992 paper

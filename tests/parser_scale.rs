@@ -6,8 +6,8 @@
 
 use std::fmt::Write;
 use std::time::{Duration, Instant};
-use stg_run::stg::layout::MAX_CHAIN;
-use stg_run::stg::parser::parse_module;
+use stg_run::internal::stg::layout::MAX_CHAIN;
+use stg_run::internal::stg::parser::parse_module;
 
 /// About `lines` lines of ordinary code: 10-line functions with `case`, `let`, `letrec`, `scc`.
 fn generate(lines: usize) -> String {
@@ -86,7 +86,7 @@ fn long_let_chain_parses() {
             assert!(d.is_empty(), "{:?}", d.first());
             let mut depth = 0;
             let mut e = &m.as_ref().expect("parses").bindings[0].lambda.body;
-            while let stg_run::stg::syntax::ExprKind::Let { body, .. } = &e.kind {
+            while let stg_run::internal::stg::syntax::ExprKind::Let { body, .. } = &e.kind {
                 depth += 1;
                 e = body;
             }

@@ -2,9 +2,9 @@
 //! fixed point on real programs.
 
 use proptest::prelude::*;
-use stg_run::stg::parser::parse_module;
-use stg_run::stg::printer::print_module;
-use stg_run::stg::syntax::{
+use stg_run::internal::stg::parser::parse_module;
+use stg_run::internal::stg::printer::print_module;
+use stg_run::internal::stg::syntax::{
     Alt, Atom, Binding, Expr, ExprKind, Flag, Ident, Lambda, Module, Pattern, PrimOp, Span,
 };
 
@@ -333,8 +333,8 @@ fn every_program_is_a_fixed_point() {
 /// After checking (free lists filled in, flags normalised), printing is a
 /// fixed point too: print, load again, print gives the same text.
 fn assert_checked_fixed_point(name: &str, text: &str) {
-    use stg_run::stg::load::load;
-    use stg_run::stg::source::SourceMap;
+    use stg_run::internal::stg::load::load;
+    use stg_run::internal::stg::source::SourceMap;
     let checked_print = |text: &str| {
         let mut sources = SourceMap::new();
         let loaded = load(
@@ -345,7 +345,7 @@ fn assert_checked_fixed_point(name: &str, text: &str) {
         .unwrap_or_else(|d| {
             panic!(
                 "{name} does not load:\n{}\n--- text ---\n{text}",
-                stg_run::stg::diagnostic::render_all(&d, &sources, false)
+                stg_run::internal::stg::diagnostic::render_all(&d, &sources, false)
             )
         });
         let user = loaded.program.modules.last().expect("a user module");
@@ -363,8 +363,8 @@ fn checked_spec_example_is_a_fixed_point() {
 
 #[test]
 fn checked_spec_example_layout() {
-    use stg_run::stg::load::load;
-    use stg_run::stg::source::SourceMap;
+    use stg_run::internal::stg::load::load;
+    use stg_run::internal::stg::source::SourceMap;
     let mut sources = SourceMap::new();
     let loaded = load(
         &mut sources,

@@ -22,9 +22,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use cli_common::{have, stg_prof, stg_prof_run};
-use stg_run::profile::side_file::{self, SideInfo};
-use stg_run::profile::view::callgrind::callgrind;
-use stg_run::profile::{Profile, format};
+use stg_run::internal::profile::side_file::{self, SideInfo};
+use stg_run::internal::profile::view::callgrind::callgrind;
+use stg_run::internal::profile::{Profile, format};
 
 /// The fib fixture (tests/profile_fixture): functions are `Module.name`;
 /// `Prelude.CAF` has no entry and is not written. Edges and counts:

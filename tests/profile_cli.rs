@@ -6,8 +6,8 @@ mod profile_fixture;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use stg_run::profile::format;
-use stg_run::profile::view::{dump::dump, report};
+use stg_run::internal::profile::format;
+use stg_run::internal::profile::view::{dump::dump, report};
 
 fn scratch(name: &str) -> PathBuf {
     cli_common::scratch("profile_cli", name)

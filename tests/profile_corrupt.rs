@@ -4,7 +4,9 @@
 mod profile_fixture;
 
 use proptest::prelude::*;
-use stg_run::profile::format::{self, FormatErrorKind, Limits, read, read_with_limits, write};
+use stg_run::internal::profile::format::{
+    self, FormatErrorKind, Limits, read, read_with_limits, write,
+};
 
 fn leb(out: &mut Vec<u8>, v: u64) {
     leb128::write::unsigned(out, v).unwrap();

@@ -21,8 +21,8 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use proptest::prelude::*;
-use stg_run::profile::merge::merge;
-use stg_run::profile::{CostCentreDecl, Counters, Entry, Profile, format};
+use stg_run::internal::profile::merge::merge;
+use stg_run::internal::profile::{CostCentreDecl, Counters, Entry, Profile, format};
 
 fn stg_prof_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_stg-prof"))

@@ -26,12 +26,12 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use cli_common::{browser_tools, have, node, stg_prof};
-use stg_run::profile::side_file::SideInfo;
-use stg_run::profile::view::dot::{Thresholds, dot};
-use stg_run::profile::view::folded::{Weight, folded};
-use stg_run::profile::view::ghc_json::ghc_json;
-use stg_run::profile::view::speedscope::speedscope;
-use stg_run::profile::{Profile, format};
+use stg_run::internal::profile::side_file::SideInfo;
+use stg_run::internal::profile::view::dot::{Thresholds, dot};
+use stg_run::internal::profile::view::folded::{Weight, folded};
+use stg_run::internal::profile::view::ghc_json::ghc_json;
+use stg_run::internal::profile::view::speedscope::speedscope;
+use stg_run::internal::profile::{Profile, format};
 
 const MODES: [(&str, &[&str]); 2] = [
     ("flat", &[]),

@@ -23,7 +23,7 @@ use std::path::Path;
 use std::process::Command;
 
 use cli_common::{chromium, dump_dom, have, scratch, stg_prof, stg_prof_run, stg_run_in};
-use stg_run::profile::view::heap_chart::{read_hp, svg};
+use stg_run::internal::profile::view::heap_chart::{read_hp, svg};
 
 #[test]
 fn bad_files_say_which_line_and_what_is_wrong() {
@@ -411,9 +411,9 @@ fn hp2ps_reads_what_stg_run_writes() {
 /// file, and the band's name has no white space (hp2ps ends a name there).
 #[test]
 fn names_with_spaces_and_newlines_stay_one_name_in_the_hp_file() {
-    use stg_run::machine::heap_profile::{HeapProfileBy, HeapProfileOptions};
-    use stg_run::machine::{self, RunOptions};
-    use stg_run::stg::{load, source::SourceMap};
+    use stg_run::internal::machine::heap_profile::{HeapProfileBy, HeapProfileOptions};
+    use stg_run::internal::machine::{self, RunOptions};
+    use stg_run::internal::stg::{load, source::SourceMap};
     let text =
         "main = {} \\u {} -> scc \"a b\\nc\" (let x = {} \\u {} -> I# {1#} in Cons {x, x})\n";
     let mut sources = SourceMap::new();

@@ -36,9 +36,9 @@ use std::path::{Path, PathBuf};
 
 use cli_common::{chromium, dump_dom, stg_prof, stg_run_in};
 
-use stg_run::profile::side_file::SideInfo;
-use stg_run::profile::view::html::html;
-use stg_run::profile::{CostCentreDecl, Profile, format};
+use stg_run::internal::profile::side_file::SideInfo;
+use stg_run::internal::profile::view::html::html;
+use stg_run::internal::profile::{CostCentreDecl, Profile, format};
 
 /// The DOM of `page` (with `fragment`) after its scripts ran.
 fn page_dom(dir: &Path, page: &Path, fragment: &str) -> String {

@@ -2,9 +2,9 @@
 
 mod profile_fixture;
 
-use stg_run::profile::format;
-use stg_run::profile::view::dump::dump;
-use stg_run::profile::view::report::{Options, SortBy, report, unknown_exclusions};
+use stg_run::internal::profile::format;
+use stg_run::internal::profile::view::dump::dump;
+use stg_run::internal::profile::view::report::{Options, SortBy, report, unknown_exclusions};
 
 fn opts() -> Options {
     Options {

@@ -3,8 +3,8 @@
 mod profile_fixture;
 
 use proptest::prelude::*;
-use stg_run::profile::format::{self, read, write};
-use stg_run::profile::{CostCentreDecl, Counters, Entry, Profile};
+use stg_run::internal::profile::format::{self, read, write};
+use stg_run::internal::profile::{CostCentreDecl, Counters, Entry, Profile};
 
 fn counter() -> impl Strategy<Value = u64> {
     prop_oneof![

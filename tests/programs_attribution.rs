@@ -5,9 +5,9 @@
 
 mod machine_common;
 use machine_common::*;
-use stg_run::machine::RunResult;
-use stg_run::profile::Counters;
-use stg_run::stg::auto_cc::AutoCc;
+use stg_run::internal::machine::RunResult;
+use stg_run::internal::profile::Counters;
+use stg_run::internal::stg::auto_cc::AutoCc;
 
 fn run_flat(name: &str) -> RunResult {
     let path = format!("programs/{name}.stg");

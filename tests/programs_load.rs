@@ -7,9 +7,9 @@ mod corpus;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use stg_run::stg::diagnostic::render_all;
-use stg_run::stg::load::load;
-use stg_run::stg::source::SourceMap;
+use stg_run::internal::stg::diagnostic::render_all;
+use stg_run::internal::stg::load::load;
+use stg_run::internal::stg::source::SourceMap;
 
 /// The `.stg` files of the repository's `dir`, the Prelude left out.
 fn stg_files(dir: &str) -> Vec<PathBuf> {

@@ -11,7 +11,7 @@ mod generated_programs;
 use std::process::Command;
 
 use cli_common::{LIVE_SPIN, have, output_and_peak_rss, scratch, text};
-use stg_run::profile::view::heap_chart::read_hp;
+use stg_run::internal::profile::view::heap_chart::read_hp;
 
 /// Levels of the deep program: stacks 2,000 cost centres deep, each
 /// level's list cell a band of its own in every census.

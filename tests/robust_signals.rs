@@ -16,7 +16,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
-use stg_run::profile::format;
+use stg_run::internal::profile::format;
 
 /// The most a tool may take from a signal to its end, results written.
 const STOP_WITHIN: Duration = Duration::from_secs(1);

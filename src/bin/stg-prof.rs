@@ -7,16 +7,16 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use stg_run::cli::stdio::{self, say};
-use stg_run::cli::{parse_size, signals};
-use stg_run::files::{self, OutputPlan, Patience};
-use stg_run::profile::side_file::{self, Clock, SideInfo};
-use stg_run::profile::view::diff as view_diff;
-use stg_run::profile::view::folded::{self, Weight};
-use stg_run::profile::view::{callgrind, dump, heap_chart, html, report};
-use stg_run::profile::view::{dot, ghc_json, speedscope};
-use stg_run::profile::{Profile, format};
-use stg_run::profile::{compare, merge};
+use stg_run::internal::cli::stdio::{self, say};
+use stg_run::internal::cli::{parse_size, signals};
+use stg_run::internal::files::{self, OutputPlan, Patience};
+use stg_run::internal::profile::side_file::{self, Clock, SideInfo};
+use stg_run::internal::profile::view::diff as view_diff;
+use stg_run::internal::profile::view::folded::{self, Weight};
+use stg_run::internal::profile::view::{callgrind, dump, heap_chart, html, report};
+use stg_run::internal::profile::view::{dot, ghc_json, speedscope};
+use stg_run::internal::profile::{Profile, format};
+use stg_run::internal::profile::{compare, merge};
 
 /// Records, before Rust's runtime starts, whether standard output was
 /// closed, so that `stg-prof ... >&-` is a write error, not silence.

@@ -5,29 +5,31 @@
 //! or is over `--max-input-size`, an output path refused before the run);
 //! 2 a bad command line; 3 a runtime error or a limit stopped the run; 130
 //! interrupted (Ctrl-C, SIGTERM, SIGHUP: at any moment, see
-//! `stg_run::cli::signals`). The profile is still written after 3 and 130.
+//! `stg_run::internal::cli::signals`). The profile is still written after 3 and 130.
 
 use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
 use std::cell::RefCell;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use stg_run::cli::signals::{self, INTERRUPTED};
-use stg_run::cli::stdio::{self, say};
-use stg_run::cli::{parse_size, parse_u64};
-use stg_run::files::{self, OutputPlan, Patience};
-use stg_run::machine::explain;
-use stg_run::machine::heap_profile::{self, HeapProfileBy, HeapProfileOptions, HeapProfileSink};
-use stg_run::machine::{self, CostCentreMode, Engine, RunOptions, TraceFormat};
-use stg_run::profile::cost_centre::CostCentreTable;
-use stg_run::profile::format;
-use stg_run::profile::side_file::{self, Clock, SideInfo};
-use stg_run::stg::auto_cc::{self, AutoCc};
-use stg_run::stg::diagnostic::{Diagnostic, render_listing};
-use stg_run::stg::load;
-use stg_run::stg::printer;
-use stg_run::stg::source::SourceMap;
-use stg_run::stop;
+use stg_run::internal::cli::signals::{self, INTERRUPTED};
+use stg_run::internal::cli::stdio::{self, say};
+use stg_run::internal::cli::{parse_size, parse_u64};
+use stg_run::internal::files::{self, OutputPlan, Patience};
+use stg_run::internal::machine::explain;
+use stg_run::internal::machine::heap_profile::{
+    self, HeapProfileBy, HeapProfileOptions, HeapProfileSink,
+};
+use stg_run::internal::machine::{self, CostCentreMode, Engine, RunOptions, TraceFormat};
+use stg_run::internal::profile::cost_centre::CostCentreTable;
+use stg_run::internal::profile::format;
+use stg_run::internal::profile::side_file::{self, Clock, SideInfo};
+use stg_run::internal::stg::auto_cc::{self, AutoCc};
+use stg_run::internal::stg::diagnostic::{Diagnostic, render_listing};
+use stg_run::internal::stg::load;
+use stg_run::internal::stg::printer;
+use stg_run::internal::stg::source::SourceMap;
+use stg_run::internal::stop;
 
 /// The headings `--help` groups the options under.
 const PROGRAM: &str = "Program";
@@ -1015,7 +1017,7 @@ impl HeapFiles {
 
 /// `stg-run --print-prelude`: the bundled Prelude's text on standard output.
 fn print_prelude() -> Result<ExitCode, String> {
-    write_stdout(stg_run::stg::prelude::SOURCE)
+    write_stdout(stg_run::internal::stg::prelude::SOURCE)
 }
 
 /// Writes `text` to standard output (`--print`, `--print-prelude`). A
@@ -1030,11 +1032,11 @@ fn write_stdout(text: &str) -> Result<ExitCode, String> {
 }
 
 /// Whether one of the user's modules defines `main`.
-fn has_main(program: &stg_run::stg::syntax::Program) -> bool {
+fn has_main(program: &stg_run::internal::stg::syntax::Program) -> bool {
     program
         .modules
         .iter()
-        .filter(|m| !stg_run::stg::check::is_prelude(m))
+        .filter(|m| !stg_run::internal::stg::check::is_prelude(m))
         .flat_map(|m| &m.bindings)
         .any(|b| b.name.name == "main")
 }
@@ -1042,7 +1044,7 @@ fn has_main(program: &stg_run::stg::syntax::Program) -> bool {
 /// What the side file `NAME.pgcl.src` says (src/profile/side_file.rs):
 /// what a tick is and where each cost centre is in the source.
 fn side_info(
-    program: &stg_run::stg::syntax::Program,
+    program: &stg_run::internal::stg::syntax::Program,
     sources: &SourceMap,
     options: &RunOptions,
 ) -> SideInfo {
@@ -1098,7 +1100,7 @@ fn now_text() -> String {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())
         .unwrap_or(0);
-    stg_run::machine::heap_profile::hp_date(secs)
+    stg_run::internal::machine::heap_profile::hp_date(secs)
 }
 
 /// Lists the diagnostics up to the `max_errors`-th error (all with 0), and

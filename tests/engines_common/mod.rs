@@ -3,12 +3,12 @@
 //! `--reproducible` profile bytes.
 #![allow(dead_code)]
 
-use stg_run::machine::{self, CostCentreMode, Engine, RunOptions};
-use stg_run::profile::format;
-use stg_run::stg::auto_cc::{self, AutoCc};
-use stg_run::stg::load::load;
-use stg_run::stg::source::SourceMap;
-use stg_run::stg::syntax::Program;
+use stg_run::internal::machine::{self, CostCentreMode, Engine, RunOptions};
+use stg_run::internal::profile::format;
+use stg_run::internal::stg::auto_cc::{self, AutoCc};
+use stg_run::internal::stg::load::load;
+use stg_run::internal::stg::source::SourceMap;
+use stg_run::internal::stg::syntax::Program;
 
 pub struct Loaded {
     pub sources: SourceMap,
@@ -115,8 +115,8 @@ pub fn compare(l: &Loaded, options: &RunOptions) -> Result<Outcome, String> {
         ));
     }
     if a.profile != b.profile {
-        let pa = format::read(&a.profile).map(|p| stg_run::profile::view::dump::dump(&p));
-        let pb = format::read(&b.profile).map(|p| stg_run::profile::view::dump::dump(&p));
+        let pa = format::read(&a.profile).map(|p| stg_run::internal::profile::view::dump::dump(&p));
+        let pb = format::read(&b.profile).map(|p| stg_run::internal::profile::view::dump::dump(&p));
         return Err(format!(
             "profiles differ:\nreference:\n{}\nfast:\n{}",
             pa.unwrap_or_default(),

@@ -6,7 +6,7 @@
 
 use crate::machine_common::in_prelude;
 use std::collections::BTreeMap;
-use stg_run::profile::Profile;
+use stg_run::internal::profile::Profile;
 
 pub type Tree = BTreeMap<String, u64>;
 

@@ -1,10 +1,10 @@
 //! Shared helpers for the machine tests: load a program from text, run it.
 #![allow(dead_code)]
 
-use stg_run::machine::{self, CostCentreMode, RunOptions, RunResult, TraceFormat};
-use stg_run::stg::auto_cc::{self, AutoCc};
-use stg_run::stg::load::load;
-use stg_run::stg::source::SourceMap;
+use stg_run::internal::machine::{self, CostCentreMode, RunOptions, RunResult, TraceFormat};
+use stg_run::internal::stg::auto_cc::{self, AutoCc};
+use stg_run::internal::stg::load::load;
+use stg_run::internal::stg::source::SourceMap;
 
 pub struct Ran {
     pub out: String,
@@ -68,7 +68,7 @@ pub fn trace_of(text: &str) -> String {
 }
 
 /// Flat counters of a named cost centre (module-qualified lookup by name).
-pub fn flat_counters(r: &RunResult, name: &str) -> stg_run::profile::Counters {
+pub fn flat_counters(r: &RunResult, name: &str) -> stg_run::internal::profile::Counters {
     let p = &r.profile;
     for e in &p.entries {
         if p.cost_centres[e.cost_centre as usize - 1].name == name {
@@ -80,13 +80,16 @@ pub fn flat_counters(r: &RunResult, name: &str) -> stg_run::profile::Counters {
 
 /// Whether entry `i` of the profile is of a cost centre of the Prelude
 /// (under `MAIN`: the Prelude's `CAF`, which every stacks-mode profile has).
-pub fn in_prelude(p: &stg_run::profile::Profile, i: u32) -> bool {
+pub fn in_prelude(p: &stg_run::internal::profile::Profile, i: u32) -> bool {
     let cc = &p.cost_centres[p.entries[i as usize].cost_centre as usize - 1];
     p.modules[cc.module as usize - 1] == "Prelude"
 }
 
 /// Counters of the stack `path` (names from the root `MAIN`), if present.
-pub fn stack_counters(r: &RunResult, path: &[&str]) -> Option<stg_run::profile::Counters> {
+pub fn stack_counters(
+    r: &RunResult,
+    path: &[&str],
+) -> Option<stg_run::internal::profile::Counters> {
     let p = &r.profile;
     let name = |i: u32| {
         p.cost_centres[p.entries[i as usize].cost_centre as usize - 1]

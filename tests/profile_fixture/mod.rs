@@ -1,7 +1,7 @@
 //! Hand-built profiles shared by the profile tests.
 #![allow(dead_code)]
 
-use stg_run::profile::{CostCentreDecl, Counters, Entry, Profile};
+use stg_run::internal::profile::{CostCentreDecl, Counters, Entry, Profile};
 
 pub fn counters(
     ticks: u64,
