@@ -422,11 +422,15 @@ fn stats_print_ghc_style_statistics() {
     let collections = number(" collections");
     let steps = number("machine steps");
     for field in [
-        "MUT     time",
-        "GC      time",
-        "Total   time",
-        "Productivity",
-        "Alloc rate",
+        "Tot time (elapsed)  Avg pause  Max pause",
+        "  Gen  0 ",
+        "  MUT     time ",
+        "  GC      time ",
+        "  Total   time ",
+        "  %GC     time ",
+        "  Alloc rate ",
+        "  Productivity ",
+        "% of total user, ",
     ] {
         assert!(stderr.contains(field), "no `{field}` in --stats:\n{stderr}");
     }
@@ -436,6 +440,10 @@ fn stats_print_ghc_style_statistics() {
     assert_eq!(steps, total_ticks(&file), "steps agree with the profile");
     assert!(collections > 0, "a 256K heap collects: {stderr}");
     assert!(copied > 0 && residency > 0, "{stderr}");
+    assert!(
+        stderr.contains(&format!("({collections} sample(s))")),
+        "every collection is a residency sample: {stderr}"
+    );
     assert!(
         residency <= 256 * 1024,
         "residency within --max-heap: {stderr}"

@@ -99,3 +99,53 @@ fn a_continuation_keeps_what_its_alternatives_use() {
         "the list stays live for the alternative: peak {peak} bytes (the list is {LIST_BYTES})"
     );
 }
+
+/// `--stats`' maximum residency with and without the collection at the
+/// end of the run (`RunOptions::final_collection`), on both engines, for
+/// a program whose live data peaks at its end: a CAF holds the list it
+/// counted. The collections during the run (at most a few, in a heap that
+/// only grows) see the list half built; the one at the end sees it whole.
+fn stats_residency(final_collection: bool) -> (u64, u64) {
+    let text = format!(
+        "big = {{}} \\r {{}} -> I# {{{N}#}}\n\
+         one = {{}} \\r {{}} -> I# {{1#}}\n\
+         xs = {{}} \\u {{}} -> enumFromTo {{one, big}}\n\
+         main = {{}} \\u {{}} -> length {{xs}}\n"
+    );
+    let l = load_text("caf.stg", &text, true, AutoCc::None).unwrap();
+    let mut got = Vec::new();
+    for engine in [Engine::Reference, Engine::Fast] {
+        let options = RunOptions {
+            engine,
+            final_collection,
+            ..Default::default()
+        };
+        let mut out = Vec::new();
+        let mut trace = Vec::new();
+        let r = machine::run(&l.program, &l.sources, &options, &mut out, &mut trace);
+        assert_eq!(r.error, None);
+        assert_eq!(String::from_utf8(out).unwrap(), format!("{N}\n"));
+        got.push((r.stats.max_residency_bytes, r.stats.collections));
+    }
+    assert_eq!(got[0], got[1], "both engines measure the same");
+    got[0]
+}
+
+#[test]
+fn stats_residency_includes_the_end_of_the_run() {
+    let (during, collections) = stats_residency(false);
+    let (with_end, collections_end) = stats_residency(true);
+    assert_eq!(
+        collections_end,
+        collections + 1,
+        "one collection more, at the end"
+    );
+    assert!(
+        with_end >= LIST_BYTES,
+        "the list is live at the end: {with_end} bytes measured (the list is {LIST_BYTES})"
+    );
+    assert!(
+        during < with_end,
+        "the collections during the run saw less ({during} bytes) than the end ({with_end})"
+    );
+}

@@ -524,6 +524,7 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
         max_heap: cli.max_heap,
         max_stack: cli.max_stack,
         gc_stress: cli.gc_stress,
+        final_collection: cli.stats,
         trace: trace_format.map(|t| match t {
             TraceArg::Text => TraceFormat::Text,
             TraceArg::Json => TraceFormat::Json,

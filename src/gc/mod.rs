@@ -159,8 +159,37 @@ pub struct HeapStats {
     pub bytes_allocated: u64,
     pub bytes_copied: u64,
     pub collections: u64,
+    /// The most live data measured. Every collection copies exactly what
+    /// is live, so each one is a sample (GHC samples at its major
+    /// collections; every collection here is major); the engines add one
+    /// at the end of a run when asked (`RunOptions::final_collection`).
     pub max_residency_bytes: u64,
+    /// Wall-clock time spent collecting.
     pub gc_time: Duration,
+    /// CPU time of the collecting thread spent collecting.
+    pub gc_cpu_time: Duration,
+    /// The longest collection, wall-clock.
+    pub max_pause: Duration,
+}
+
+/// CPU time (user and system) used so far by the calling thread: the
+/// machine runs on one thread, so this is the run's CPU time, which the
+/// machine's load does not inflate as it does wall-clock time.
+pub fn thread_cpu_time() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec that lives for the call;
+    // `clock_gettime` writes only it. On failure it stays zero.
+    let r = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if r != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(
+        ts.tv_sec.max(0) as u64,
+        ts.tv_nsec.clamp(0, 999_999_999) as u32,
+    )
 }
 
 pub struct Heap {
@@ -528,6 +557,7 @@ impl Heap {
     /// passes [`GROW_SHARE`] or `needed` does not fit.
     pub fn collect(&mut self, needed: usize, roots: &mut dyn Roots) -> Result<(), HeapExhausted> {
         let start = Instant::now();
+        let start_cpu = thread_cpu_time();
         // A large to-space is a fresh zeroed allocation: the system gives
         // it untouched pages, so only the words copied into it become
         // resident (a reused space would keep all of its pages resident).
@@ -624,7 +654,10 @@ impl Heap {
             self.spare = from;
             self.spare_bits = from_bits;
         }
-        self.stats.gc_time += start.elapsed();
+        let pause = start.elapsed();
+        self.stats.gc_time += pause;
+        self.stats.max_pause = self.stats.max_pause.max(pause);
+        self.stats.gc_cpu_time += thread_cpu_time().saturating_sub(start_cpu);
         if live + needed > self.capacity {
             return Err(HeapExhausted {
                 live_bytes: live as u64 * 8,

@@ -168,10 +168,13 @@ pub(crate) fn context(
     Some(program.unwrap_or_else(|| "`main`'s value, to print it".into()))
 }
 
-/// `--stats`: the heap's figures with the run's steps and times.
-pub(crate) fn stats(steps: u64, heap: &Heap, started: Instant) -> Stats {
+/// `--stats`: the heap's figures with the run's steps and times (`started`
+/// and `started_cpu`: the wall clock and the thread's CPU clock when the
+/// run began).
+pub(crate) fn stats(steps: u64, heap: &Heap, started: Instant, started_cpu: Duration) -> Stats {
     let h = &heap.stats;
     let total = started.elapsed();
+    let total_cpu = crate::gc::thread_cpu_time().saturating_sub(started_cpu);
     Stats {
         steps,
         bytes_allocated: h.bytes_allocated,
@@ -180,6 +183,9 @@ pub(crate) fn stats(steps: u64, heap: &Heap, started: Instant) -> Stats {
         max_residency_bytes: h.max_residency_bytes,
         mutator_time: total.saturating_sub(h.gc_time),
         gc_time: h.gc_time,
+        mutator_cpu_time: total_cpu.saturating_sub(h.gc_cpu_time),
+        gc_cpu_time: h.gc_cpu_time,
+        max_pause: h.max_pause,
     }
 }
 

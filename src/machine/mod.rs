@@ -134,18 +134,38 @@ pub struct RunOptions {
     /// [`ErrorKind::Interrupted`], and the profile is built as after any
     /// error. The CLI sets it on Ctrl-C (and SIGTERM, SIGHUP).
     pub interrupt: Option<&'static std::sync::atomic::AtomicBool>,
+    /// Collect once more when the run ends (after its last census), so
+    /// that [`Stats::max_residency_bytes`] includes the live data at the
+    /// end, as GHC's final collection does: `--stats` sets it. Off by
+    /// default: the collection copies the live heap once more.
+    pub final_collection: bool,
 }
 
 /// Statistics of a run, printed like GHC's `+RTS -s` by `Display`.
+///
+/// Times come in pairs: CPU time of the thread that ran the machine (what
+/// `+RTS -s` calls `time`, and what productivity is computed from) and
+/// wall-clock time (`elapsed`), which a loaded machine inflates.
 #[derive(Clone, Debug, Default)]
 pub struct Stats {
     pub steps: u64,
     pub bytes_allocated: u64,
     pub bytes_copied: u64,
+    /// Collections; each one is also a sample of the maximum residency.
     pub collections: u64,
+    /// The most live data seen by a collection (each collection, and one
+    /// at the end of the run under [`RunOptions::final_collection`]).
     pub max_residency_bytes: u64,
+    /// Wall-clock time outside the collector.
     pub mutator_time: Duration,
+    /// Wall-clock time in the collector.
     pub gc_time: Duration,
+    /// CPU time outside the collector.
+    pub mutator_cpu_time: Duration,
+    /// CPU time in the collector.
+    pub gc_cpu_time: Duration,
+    /// The longest collection, wall-clock.
+    pub max_pause: Duration,
 }
 
 fn commas(n: u64) -> String {
@@ -160,7 +180,20 @@ fn commas(n: u64) -> String {
     out
 }
 
+/// `part` as a percentage of `whole` (100 when `whole` is zero: a run too
+/// short to measure spent all of it in the mutator).
+fn percent(part: f64, whole: f64) -> f64 {
+    if whole > 0.0 {
+        100.0 * part / whole
+    } else {
+        100.0
+    }
+}
+
 impl fmt::Display for Stats {
+    /// GHC's `+RTS -s` layout and names, for the figures stg-run has
+    /// (one generation; no INIT, EXIT, slop or parallel figures), plus
+    /// the machine steps.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
@@ -181,25 +214,58 @@ impl fmt::Display for Stats {
         writeln!(f, "{:>16} collections", commas(self.collections))?;
         writeln!(f, "{:>16} machine steps", commas(self.steps))?;
         writeln!(f)?;
-        let mut_s = self.mutator_time.as_secs_f64();
-        let gc_s = self.gc_time.as_secs_f64();
-        writeln!(f, "  MUT     time  {mut_s:8.3}s")?;
-        writeln!(f, "  GC      time  {gc_s:8.3}s")?;
-        writeln!(f, "  Total   time  {:8.3}s", mut_s + gc_s)?;
-        writeln!(f)?;
-        let total = mut_s + gc_s;
-        let pct = if total > 0.0 {
-            100.0 * mut_s / total
+        let gc_cpu = self.gc_cpu_time.as_secs_f64();
+        let gc_wall = self.gc_time.as_secs_f64();
+        let avg_pause = if self.collections > 0 {
+            gc_wall / self.collections as f64
         } else {
-            100.0
+            0.0
         };
-        writeln!(f, "  Productivity {pct:5.1}% of total user time")?;
-        let rate = if mut_s > 0.0 {
-            (self.bytes_allocated as f64 / mut_s) as u64
+        writeln!(
+            f,
+            "                                     Tot time (elapsed)  Avg pause  Max pause"
+        )?;
+        writeln!(
+            f,
+            "  Gen  0     {:5} colls,     0 par   {gc_cpu:6.3}s  {gc_wall:6.3}s     {avg_pause:3.4}s    {:3.4}s",
+            self.collections,
+            self.max_pause.as_secs_f64()
+        )?;
+        writeln!(f)?;
+        let mut_cpu = self.mutator_cpu_time.as_secs_f64();
+        let mut_wall = self.mutator_time.as_secs_f64();
+        let total_cpu = mut_cpu + gc_cpu;
+        let total_wall = mut_wall + gc_wall;
+        writeln!(
+            f,
+            "  MUT     time  {mut_cpu:7.3}s  ({mut_wall:7.3}s elapsed)"
+        )?;
+        writeln!(f, "  GC      time  {gc_cpu:7.3}s  ({gc_wall:7.3}s elapsed)")?;
+        writeln!(
+            f,
+            "  Total   time  {total_cpu:7.3}s  ({total_wall:7.3}s elapsed)"
+        )?;
+        writeln!(f)?;
+        writeln!(
+            f,
+            "  %GC     time     {:5.1}%  ({:.1}% elapsed)",
+            100.0 - percent(mut_cpu, total_cpu),
+            100.0 - percent(mut_wall, total_wall)
+        )?;
+        writeln!(f)?;
+        let rate = if mut_cpu > 0.0 {
+            (self.bytes_allocated as f64 / mut_cpu) as u64
         } else {
             0
         };
-        writeln!(f, "  Alloc rate    {} bytes per MUT second", commas(rate))
+        writeln!(f, "  Alloc rate    {} bytes per MUT second", commas(rate))?;
+        writeln!(f)?;
+        writeln!(
+            f,
+            "  Productivity {:5.1}% of total user, {:.1}% of total elapsed",
+            percent(mut_cpu, total_cpu),
+            percent(mut_wall, total_wall)
+        )
     }
 }
 

@@ -26,7 +26,7 @@
 //! The loop never recurses in Rust: one call of `Machine::step` per step.
 
 use std::io::Write;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::gc::{Addr, Heap, HeapExhausted, Info, Roots, Tag, Value, closure_words, memory_limit};
 use crate::machine::accounting::Accounting;
@@ -296,6 +296,10 @@ pub struct Machine<'a> {
     /// Source of the last expression evaluated.
     span: Span,
     started: Instant,
+    /// The thread's CPU clock when the run began.
+    started_cpu: Duration,
+    /// `RunOptions::final_collection`.
+    final_collection: bool,
     observer: Option<&'a mut dyn Observer>,
 }
 
@@ -345,6 +349,8 @@ impl<'a> Machine<'a> {
             trace: options.trace.filter(|t| *t == TraceFormat::Text),
             span: code.expr(code.main_app).span,
             started: Instant::now(),
+            started_cpu: Duration::ZERO,
+            final_collection: options.final_collection,
             observer: None,
         }
     }
@@ -1472,6 +1478,7 @@ impl<'a> Machine<'a> {
     /// Run to the end: evaluate `main`, then force and print its value.
     pub fn run(&mut self, out: &mut dyn Write, trace: &mut dyn Write) -> Result<(), RuntimeError> {
         self.started = Instant::now();
+        self.started_cpu = crate::gc::thread_cpu_time();
         let r = self.run_inner(out, trace);
         if self
             .heap_profile
@@ -1479,6 +1486,15 @@ impl<'a> Machine<'a> {
             .is_some_and(|h| !h.has_sample_at(self.steps))
         {
             self.census();
+        }
+        if self.final_collection
+            && !self
+                .heap_profile
+                .as_ref()
+                .is_some_and(|h| h.has_sample_at(self.steps))
+        {
+            // The residency at the end (a census just taken has measured it).
+            let _ = self.collecting(|heap, roots| heap.collect(0, roots));
         }
         let ended = self.tell("-", |o, m| o.ended(m, r.as_ref().err()));
         r.and(ended)
@@ -1551,7 +1567,7 @@ impl<'a> Machine<'a> {
     // ----- results -------------------------------------------------------
 
     pub fn stats(&self) -> Stats {
-        common::stats(self.steps, &self.heap, self.started)
+        common::stats(self.steps, &self.heap, self.started, self.started_cpu)
     }
 
     /// The profile of the run so far (see [`Accounting::profile`]).

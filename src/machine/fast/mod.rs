@@ -67,7 +67,7 @@
 //! (roots are visited in another order), which nothing observable shows.
 
 use std::io::Write;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::gc::{Addr, Heap, Info, Roots, Tag, Value, closure_words, memory_limit};
 use crate::machine::accounting::Accounting;
@@ -436,6 +436,10 @@ pub struct Machine<'a, const PROF: bool> {
     at: u32,
     scratch: Vec<Value>,
     started: Instant,
+    /// The thread's CPU clock when the run began.
+    started_cpu: Duration,
+    /// `RunOptions::final_collection`.
+    final_collection: bool,
 }
 
 /// The value of `v` in the environment `vals[base..base + len]`, the
@@ -543,6 +547,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             at: code.main_app,
             scratch: Vec::new(),
             started: Instant::now(),
+            started_cpu: Duration::ZERO,
+            final_collection: options.final_collection,
         }
     }
 
@@ -1034,6 +1040,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             self.calibrate_cycles();
         }
         self.started = Instant::now();
+        self.started_cpu = crate::gc::thread_cpu_time();
         let r = self.run_inner(out);
         if self
             .heap_profile
@@ -1041,6 +1048,15 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             .is_some_and(|h| !h.has_sample_at(self.steps))
         {
             self.census();
+        }
+        if self.final_collection
+            && !self
+                .heap_profile
+                .as_ref()
+                .is_some_and(|h| h.has_sample_at(self.steps))
+        {
+            // The residency at the end (a census just taken has measured it).
+            self.collect_now();
         }
         // Charge what is not yet charged.
         self.flush();
@@ -1072,17 +1088,24 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             self.next_event = self.next_census.min(self.interrupt.next);
             return;
         }
-        if !matches!(self.s.ctl, Ctl::Eval(_)) {
-            self.drop_dead_envs();
-        }
-        self.s.env = (self.env_base, self.env_len);
-        let _ = self.heap.collect(0, &mut self.s);
+        self.collect_now();
         if let Some(h) = &mut self.heap_profile {
             h.census(&self.heap, self.code, &self.acct, self.steps);
         }
         self.next_census = self.steps.saturating_add(self.heap_interval);
         self.interrupt.look_soon(self.steps);
         self.next_event = self.next_census.min(self.interrupt.next);
+    }
+
+    /// Collect with nothing requested (which cannot fail for lack of
+    /// room), with the roots the reference engine has: environments above
+    /// the floor are dead outside `Eval`.
+    fn collect_now(&mut self) {
+        if !matches!(self.s.ctl, Ctl::Eval(_)) {
+            self.drop_dead_envs();
+        }
+        self.s.env = (self.env_base, self.env_len);
+        let _ = self.heap.collect(0, &mut self.s);
     }
 
     /// What the heap profile came to, when one was asked for.
@@ -1128,7 +1151,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     // ----- results -------------------------------------------------------
 
     pub fn stats(&self) -> Stats {
-        common::stats(self.steps, &self.heap, self.started)
+        common::stats(self.steps, &self.heap, self.started, self.started_cpu)
     }
 
     pub fn profile(&self, reproducible: bool) -> Profile {
