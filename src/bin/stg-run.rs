@@ -159,7 +159,9 @@ struct Cli {
 
     /// Take a census of the live heap every --heap-interval steps and write `<stem>.hp`
     /// (GHC's heap-profile format; draw it with `stg-prof heap` or hp2ps), grouped by the cost centre (or stack) that
-    /// built each closure (`cc`), by closure kind (`kind`) or by description (`descr`).
+    /// built each closure (`cc`), by closure kind (`kind`), by description (`descr`) or by
+    /// the phase of each closure's life (`biography`: LAG, USE, DRAG, VOID, like GHC's -hb;
+    /// written at the end of the run, when the phases are known).
     #[arg(help_heading = HEAP, long, value_enum, value_name = "BY")]
     heap_profile: Option<HeapByArg>,
 
@@ -245,6 +247,7 @@ enum HeapByArg {
     Cc,
     Kind,
     Descr,
+    Biography,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -534,6 +537,7 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
             HeapByArg::Cc => HeapProfileBy::CostCentre,
             HeapByArg::Kind => HeapProfileBy::Kind,
             HeapByArg::Descr => HeapProfileBy::Descr,
+            HeapByArg::Biography => HeapProfileBy::Biography,
         }),
         heap_interval: cli.heap_interval,
         heap_profile_options: HeapProfileOptions {

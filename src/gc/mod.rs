@@ -39,7 +39,10 @@
 
 use std::time::{Duration, Instant};
 
+pub mod biography;
 pub mod memory_limit;
+
+use biography::Biographies;
 
 /// A heap word.
 pub type Word = u64;
@@ -213,6 +216,9 @@ pub struct Heap {
     spare: Vec<Word>,
     spare_bits: Vec<u64>,
     pub stats: HeapStats,
+    /// The closures' biographies, kept only for
+    /// `--heap-profile=biography` (see [`biography`]).
+    biographies: Option<Box<Biographies>>,
 }
 
 fn bit_words(n: usize) -> usize {
@@ -248,6 +254,34 @@ impl Heap {
             spare: Vec::new(),
             spare_bits: Vec::new(),
             stats: HeapStats::default(),
+            biographies: None,
+        }
+    }
+
+    /// Keep the closures' biographies from now on (before any closure is
+    /// allocated: closures allocated before have none).
+    pub fn keep_biographies(&mut self) {
+        self.biographies = Some(Box::new(Biographies::new(self.capacity)));
+    }
+
+    /// Take the closures' biographies out of the heap (to read the heap
+    /// beside them); [`Heap::put_biographies`] puts them back.
+    pub fn take_biographies(&mut self) -> Option<Box<Biographies>> {
+        self.biographies.take()
+    }
+
+    pub fn put_biographies(&mut self, b: Option<Box<Biographies>>) {
+        if b.is_some() {
+            self.biographies = b;
+        }
+    }
+
+    /// The closure at `a` is used (entered, or inspected by a `case`):
+    /// noted in its biography when biographies are kept.
+    #[inline]
+    pub fn used(&mut self, a: Addr) {
+        if let Some(b) = &mut self.biographies {
+            b.used(a);
         }
     }
 
@@ -619,6 +653,9 @@ impl Heap {
             ..
         } = ev;
         let live = free;
+        if let Some(b) = &mut self.biographies {
+            b.after_collection(&from, self.hp, self.capacity);
+        }
         self.stats.collections += 1;
         self.stats.bytes_copied += live as u64 * 8;
         self.stats.max_residency_bytes = self.stats.max_residency_bytes.max(live as u64 * 8);
@@ -646,6 +683,9 @@ impl Heap {
             to = grown;
             to_bits.resize(bit_words(cap), 0);
             self.capacity = cap;
+            if let Some(b) = &mut self.biographies {
+                b.resize(cap);
+            }
         }
         self.words = to;
         self.ptr_bits = to_bits;

@@ -57,6 +57,16 @@ pub(crate) fn alloc_globals(
 /// The error of a heap that could not make room: `e` from the collector,
 /// or (`None`: an allocation that found no room after a reservation made
 /// it, which cannot happen) the heap's own figures.
+/// The heap of a run: `--max-heap` (or its default), keeping the closures'
+/// biographies when the run's heap profile is by biography.
+pub(crate) fn new_heap(options: &crate::machine::RunOptions) -> Heap {
+    let mut heap = Heap::with_limit(&crate::gc::memory_limit::heap_limit(options.max_heap));
+    if options.heap_profile == Some(crate::machine::heap_profile::HeapProfileBy::Biography) {
+        heap.keep_biographies();
+    }
+    heap
+}
+
 pub(crate) fn heap_limit(heap: &Heap, e: Option<HeapExhausted>) -> ErrorKind {
     let (limit_bytes, live_bytes) = match e {
         Some(e) => (e.limit_bytes, e.live_bytes),

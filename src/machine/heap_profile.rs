@@ -1,7 +1,8 @@
 //! Heap profiles (SEMANTICS.md "Heap, garbage collection, heap profiles"):
 //! a census of the live heap every `--heap-interval` steps, grouped by cost
-//! centre (or stack), by closure kind, or by description, written in GHC's
-//! `.hp` format (readable by `hp2ps`), sample unit `steps`.
+//! centre (or stack), by closure kind, by description, or by the phase of
+//! each closure's life (biography, with `crate::gc::biography`), written
+//! in GHC's `.hp` format (readable by `hp2ps`), sample unit `steps`.
 //!
 //! A [`HeapProfiler`] writes each census to its output as it is taken, so
 //! nothing grows with the number of samples but the file. Band names are
@@ -20,6 +21,7 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::io::{self, Write};
 
+use crate::gc::biography::Phase;
 use crate::gc::{Addr, Heap, Info, Tag, Value};
 use crate::machine::CostCentreMode;
 use crate::machine::accounting::Accounting;
@@ -28,13 +30,22 @@ use crate::profile::cost_centre::CostCentreTable;
 use crate::profile::one_line;
 use crate::stg::syntax::Flag;
 
-/// How a census groups closures (`--heap-profile=cc|kind|descr`).
+/// How a census groups closures
+/// (`--heap-profile=cc|kind|descr|biography`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HeapProfileBy {
     CostCentre,
     Kind,
     Descr,
+    /// By phase of the closure's life (GHC's `-hb`): `LAG`, `USE`,
+    /// `DRAG`, `VOID`, known only at the end of the run, when the samples
+    /// are written.
+    Biography,
 }
+
+/// The bands of a biographical profile, in the order GHC's `-hb` writes
+/// them.
+pub const BIOGRAPHY_BANDS: [&str; 4] = ["VOID", "LAG", "USE", "DRAG"];
 
 /// GHC's default for `-L`: the longest cost-centre-stack band name, not
 /// counting its `(n)` prefix.
@@ -270,6 +281,11 @@ pub struct HeapProfiler<'w> {
     counts: HashMap<u64, (Addr, Info, u64)>,
     /// The closures counted (`--heap-profile-cc`, `--heap-profile-descr`).
     restriction: Restriction,
+    /// A biographical profile's censuses, written at the end: step, bytes
+    /// not used yet, bytes used.
+    biography: Vec<(u64, u64, u64)>,
+    /// Bytes the biographical samples not yet written may take at most.
+    biography_bytes: u64,
 }
 
 impl<'w> HeapProfiler<'w> {
@@ -329,6 +345,8 @@ impl<'w> HeapProfiler<'w> {
             by_name: HashMap::new(),
             counts: HashMap::new(),
             restriction: Restriction::new(options, mode),
+            biography: Vec::new(),
+            biography_bytes: 0,
         };
         let header = hp_header(&options.job, &options.date);
         let listing = if p.stacks_mode {
@@ -361,10 +379,15 @@ impl<'w> HeapProfiler<'w> {
     /// that only live closures are counted), written out at once. Static
     /// closures are left out, as GHC does; what a CAF evaluates to is
     /// counted.
-    pub fn census(&mut self, heap: &Heap, code: &Code, acct: &Accounting, step: u64) {
+    pub fn census(&mut self, heap: &mut Heap, code: &Code, acct: &Accounting, step: u64) {
         if !self.active() {
             return;
         }
+        if self.by == HeapProfileBy::Biography {
+            self.biography_census(heap, code, acct, step);
+            return;
+        }
+        let heap = &*heap;
         let by = self.by;
         let w = World { heap, code, acct };
         let mut counts = std::mem::take(&mut self.counts);
@@ -428,6 +451,74 @@ impl<'w> HeapProfiler<'w> {
         }
     }
 
+    /// A biographical census: the bytes of the counted closures not used
+    /// yet and used, kept until the end of the run says which were void
+    /// and which drag.
+    fn biography_census(&mut self, heap: &mut Heap, code: &Code, acct: &Accounting, step: u64) {
+        // The sample's text at its longest (four bands of 20 digits).
+        let bound = (2 * format!("BEGIN_SAMPLE {step}.0\n").len() + 4 * (5 + 20 + 1)) as u64;
+        if self.hp_bytes + self.stacks_bytes + self.biography_bytes + bound > self.max_bytes {
+            self.budget_reached = Some((step, self.max_bytes));
+            return;
+        }
+        let Some(mut lives) = heap.take_biographies() else {
+            return;
+        };
+        let (mut not_used, mut used) = (0u64, 0u64);
+        {
+            let heap = &*heap;
+            let w = World { heap, code, acct };
+            let restriction = &mut self.restriction;
+            heap.walk(&mut |a, info, cc| {
+                if matches!(info.tag, Tag::Ind | Tag::Forward) || is_static(code, info) {
+                    return;
+                }
+                let bytes = info.size() as u64 * 8;
+                match lives.census_sees(a, || restriction.counts(&w, a, info, cc)) {
+                    Some(Phase::NotUsed) => not_used += bytes,
+                    Some(Phase::Used) => used += bytes,
+                    None => {}
+                }
+            });
+        }
+        lives.next_era();
+        heap.put_biographies(Some(lives));
+        self.biography.push((step, not_used, used));
+        self.biography_bytes += bound;
+        self.censuses += 1;
+        self.last_step = Some(step);
+    }
+
+    /// A biographical profile's samples, written at the end of the run:
+    /// every closure still live dies now, which settles the last phases.
+    /// As GHC's `-hb`: `LAG` is what was not used yet and will be, `VOID`
+    /// what never is, `USE` what was used and will be again, `DRAG` what
+    /// was used for the last time.
+    fn write_biography(&mut self, heap: &mut Heap) {
+        let Some(mut lives) = heap.take_biographies() else {
+            return;
+        };
+        let mut live = Vec::new();
+        heap.walk(&mut |a, info, _| live.push((a, info.size() as u64 * 8)));
+        let totals = lives.totals_at_end(live);
+        heap.put_biographies(Some(lives));
+        let samples = std::mem::take(&mut self.biography);
+        for ((step, not_used, used), (void, drag)) in samples.into_iter().zip(totals) {
+            let bytes = [
+                void,
+                not_used.saturating_sub(void),
+                used.saturating_sub(drag),
+                drag,
+            ];
+            let mut text = format!("BEGIN_SAMPLE {step}.0\n");
+            for (band, bytes) in BIOGRAPHY_BANDS.iter().zip(bytes) {
+                text.push_str(&format!("{band}\t{bytes}\n"));
+            }
+            text.push_str(&format!("END_SAMPLE {step}.0\n"));
+            self.write(text.as_bytes(), b"");
+        }
+    }
+
     /// What orders new groups: a stack's cost centres from the outside
     /// in, a cost centre's id, or the name of a kind or description (the
     /// closures of one name may differ between the engines: a value may be
@@ -440,6 +531,7 @@ impl<'w> HeapProfiler<'w> {
             HeapProfileBy::CostCentre => (vec![key as u32], String::new()),
             HeapProfileBy::Kind => (Vec::new(), kind(w.code, info).to_string()),
             HeapProfileBy::Descr => (Vec::new(), descr(w.code, w.heap, a, info)),
+            HeapProfileBy::Biography => (Vec::new(), String::new()),
         }
     }
 
@@ -470,6 +562,7 @@ impl<'w> HeapProfiler<'w> {
                 name
             }
             HeapProfileBy::CostCentre => acct.name(key as u32, table),
+            HeapProfileBy::Biography => String::new(),
         };
         let name = hp_name(&name);
         // Descriptions and kinds of one name are one band; cost centres
@@ -519,8 +612,12 @@ impl<'w> HeapProfiler<'w> {
         }
     }
 
-    /// Flushes the outputs and says what was written.
-    pub fn finish(mut self) -> HeapProfileSummary {
+    /// Writes what is left (a biographical profile's samples), flushes
+    /// the outputs and says what was written.
+    pub fn finish(mut self, heap: &mut Heap) -> HeapProfileSummary {
+        if self.by == HeapProfileBy::Biography {
+            self.write_biography(heap);
+        }
         let (hp_text, stacks_text) = match &mut self.out {
             Output::Memory { hp, stacks } => (
                 Some(String::from_utf8_lossy(hp).into_owned()),

@@ -678,7 +678,10 @@ fn run_with(
     if options.engine == Engine::Fast && options.trace.is_none() {
         // Two builds of the fast engine: without profiling, the loop has no
         // counting code at all.
-        return if options.no_profile {
+        // (A biography notes each use of a closure, which only the
+        // profiling build does.)
+        let biography = options.heap_profile == Some(heap_profile::HeapProfileBy::Biography);
+        return if options.no_profile && !biography {
             run_fast(
                 fast::Machine::<false>::new(&code, sources, options).with_heap_profiler(heap),
                 options,

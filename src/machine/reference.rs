@@ -319,7 +319,7 @@ impl<'a> Machine<'a> {
         Machine {
             code,
             sources,
-            heap: Heap::with_limit(&memory_limit::heap_limit(options.max_heap)),
+            heap: common::new_heap(options),
             s: State {
                 control: Control::Eval(code.main_app, Vec::new()),
                 args: Vec::new(),
@@ -959,6 +959,8 @@ impl<'a> Machine<'a> {
             return Ok(());
         };
         let captured = self.heap.cc(a);
+        // A use of the closure (its biography).
+        self.heap.used(a);
         match info.tag {
             Tag::Lambda => {
                 let lam = self.code.lambda(info.index);
@@ -1292,6 +1294,7 @@ impl<'a> Machine<'a> {
             rs_base: self.s.rs.len(),
             cc: self.cc,
         });
+        self.heap.used(a);
         self.heap
             .blackhole(a, if update { Tag::BlackHole } else { Tag::Entered });
         self.cc = self.heap.cc(a);
@@ -1509,7 +1512,7 @@ impl<'a> Machine<'a> {
         // A collection with nothing requested cannot fail for lack of room.
         let _ = self.collecting(|heap, roots| heap.collect(0, roots));
         if let Some(h) = &mut self.heap_profile {
-            h.census(&self.heap, self.code, &self.acct, self.steps);
+            h.census(&mut self.heap, self.code, &self.acct, self.steps);
         }
         self.next_census = self.steps.saturating_add(self.heap_interval);
         self.interrupt.look_soon(self.steps);
@@ -1517,7 +1520,8 @@ impl<'a> Machine<'a> {
 
     /// What the heap profile came to, when one was asked for.
     pub fn finish_heap_profile(&mut self) -> Option<HeapProfileSummary> {
-        self.heap_profile.take().map(HeapProfiler::finish)
+        let heap = &mut self.heap;
+        self.heap_profile.take().map(|h| h.finish(heap))
     }
 
     fn run_inner(

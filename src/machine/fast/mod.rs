@@ -496,7 +496,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             const_top: 0,
             nglobals: code.globals.len(),
             sources,
-            heap: Heap::with_limit(&memory_limit::heap_limit(options.max_heap)),
+            heap: common::new_heap(options),
             s: St {
                 ctl: Ctl::Eval(code.main_app),
                 vals: ValueStack::with_capacity(1024),
@@ -850,6 +850,9 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     #[inline(always)]
     fn open_function_env(&mut self, a: Addr, lam: Lam) -> usize {
         let captured = self.heap.cc(a);
+        if PROF {
+            self.heap.used(a);
+        }
         let base = self.open_env(a, lam.fun_env as usize, lam.nfree as usize);
         if lam.arity >= 1 && self.mode == CostCentreMode::Stacks {
             self.cc = self.acct.stacks.append(self.cc, captured);
@@ -974,6 +977,9 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         // `lam` is the closure's lambda, `index` (its info word's index):
         // the info word is `Lambda`, `lam.nfree`, `index`.
         let tag = if update { Tag::BlackHole } else { Tag::Entered };
+        if PROF {
+            self.heap.used(a);
+        }
         self.heap.blackhole_as(
             a,
             Info {
@@ -1090,7 +1096,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         }
         self.collect_now();
         if let Some(h) = &mut self.heap_profile {
-            h.census(&self.heap, self.code, &self.acct, self.steps);
+            h.census(&mut self.heap, self.code, &self.acct, self.steps);
         }
         self.next_census = self.steps.saturating_add(self.heap_interval);
         self.interrupt.look_soon(self.steps);
@@ -1110,7 +1116,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
 
     /// What the heap profile came to, when one was asked for.
     pub fn finish_heap_profile(&mut self) -> Option<HeapProfileSummary> {
-        self.heap_profile.take().map(HeapProfiler::finish)
+        let heap = &mut self.heap;
+        self.heap_profile.take().map(|h| h.finish(heap))
     }
 
     fn run_inner(&mut self, out: &mut dyn Write) -> Result<(), RuntimeError> {

@@ -577,6 +577,9 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 }
                 self.switch(self.cc);
                 let n = info.n as usize;
+                if PROF {
+                    self.heap.used(a);
+                }
                 self.open_env(a, n, n);
                 let body = if info.tag == Tag::Con {
                     code.con_bodies.get(info.index as usize).copied()

@@ -399,9 +399,15 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 match info.tag {
                     Tag::Con => {
                         // Rules 2 and 5 read the fields from the heap.
-                        self.case_value(pc, alts, info.index, info.n as usize, |m, i| {
-                            m.heap.payload(a, i)
-                        })
+                        let next =
+                            self.case_value(pc, alts, info.index, info.n as usize, |m, i| {
+                                m.heap.payload(a, i)
+                            });
+                        // (Used only if the op fires.)
+                        if PROF && next.is_some() {
+                            self.heap.used(a);
+                        }
+                        next
                     }
                     Tag::Lambda => {
                         let lam = *self.p.lams.get(info.index as usize)?;
@@ -415,7 +421,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 else {
                                     return None;
                                 };
-                                self.case_value(pc, alts, con, n as usize, |m, i| {
+                                let next = self.case_value(pc, alts, con, n as usize, |m, i| {
                                     let o = m.k.opnds[first as usize + i];
                                     if o.0 & compile::Opnd::LOCAL == 0 {
                                         m.s.vals[o.0 as usize]
@@ -424,7 +430,11 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                     } else {
                                         Value::Int(0)
                                     }
-                                })
+                                });
+                                if PROF && next.is_some() {
+                                    self.heap.used(a);
+                                }
+                                next
                             }
                             1 | 2 => {
                                 // Rules 4, 1 and 15.
@@ -575,6 +585,9 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             Tag::Con if n == 0 && (info.n as usize) <= MAX_FIELDS => {
                 // Rules 1, 2 and 5, then the return.
                 let k = info.n as usize;
+                if PROF {
+                    self.heap.used(a);
+                }
                 let mut fs = [Value::Int(0); MAX_FIELDS];
                 for (i, f) in fs.iter_mut().enumerate().take(k) {
                     *f = self.heap.payload(a, i);
