@@ -85,6 +85,7 @@ fn check(programs: &[Program], stacks: bool, auto: AutoCc, stress_steps: u64) {
             HeapProfileBy::CostCentre,
             HeapProfileBy::Kind,
             HeapProfileBy::Descr,
+            HeapProfileBy::Biography,
         ] {
             let o = RunOptions {
                 heap_profile: Some(by),
@@ -167,15 +168,25 @@ fn every_step_boundary() {
                     break;
                 }
             }
-            for interval in [1, 2, 3, 5] {
+            // A biography notes each use of a closure: a census after
+            // every step sees the fast engine's ops note them where the
+            // reference engine's rules do.
+            for (by, interval) in [
+                (HeapProfileBy::Descr, 1),
+                (HeapProfileBy::Descr, 2),
+                (HeapProfileBy::Descr, 3),
+                (HeapProfileBy::Descr, 5),
+                (HeapProfileBy::Biography, 1),
+                (HeapProfileBy::Biography, 4),
+            ] {
                 let o = RunOptions {
-                    heap_profile: Some(HeapProfileBy::Descr),
+                    heap_profile: Some(by),
                     heap_interval: interval,
                     ..base.clone()
                 };
                 if let Err(e) = compare(&l, &o) {
                     failures.push(format!(
-                        "{path} stacks={stacks} census every {interval}: {e}"
+                        "{path} stacks={stacks} {by:?} census every {interval}: {e}"
                     ));
                 }
             }

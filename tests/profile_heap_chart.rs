@@ -370,6 +370,7 @@ fn hp2ps_reads_what_stg_run_writes() {
         ),
         ("kind", &["--heap-profile=kind"][..]),
         ("descr", &["--heap-profile=descr"][..]),
+        ("biography", &["--heap-profile=biography"][..]),
     ] {
         let run_dir = dir.join(name);
         std::fs::create_dir_all(&run_dir).unwrap();
@@ -389,13 +390,15 @@ fn hp2ps_reads_what_stg_run_writes() {
         );
         let ps = std::fs::read(run_dir.join("foldl_leak.ps")).unwrap();
         assert!(ps.starts_with(b"%!PS"), "{name}: not PostScript");
-        // The first band the file names appears in the chart's key (hp2ps
-        // shortens long names, so look for a prefix; a stack's `(n)` is
-        // escaped in PostScript, so look after it).
+        // The band of the largest sample appears in the chart's key (hp2ps
+        // gathers small bands into one, and shortens long names, so look
+        // for a prefix; a stack's `(n)` is escaped in PostScript, so look
+        // after it).
         let band = hp
             .lines()
-            .find(|l| l.contains('\t'))
-            .and_then(|l| l.split('\t').next())
+            .filter_map(|l| l.split_once('\t'))
+            .max_by_key(|(_, v)| v.parse::<u64>().unwrap_or(0))
+            .map(|(b, _)| b)
             .unwrap();
         let band = band.rsplit(')').next().unwrap();
         let prefix = &band[..band.len().min(12)];
