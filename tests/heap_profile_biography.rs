@@ -6,29 +6,16 @@
 //! give on programs whose closures' lives are known.
 
 mod engines_common;
+mod heap_common;
 
 use std::collections::BTreeMap;
+
+use heap_common::{Census, censuses};
 
 use engines_common::{Loaded, compare, load_text};
 use stg_run::machine::heap_profile::{BIOGRAPHY_BANDS, HeapProfileBy, HeapProfileOptions};
 use stg_run::machine::{CostCentreMode, RunOptions};
 use stg_run::stg::auto_cc::AutoCc;
-
-/// A census: its step and bytes by band.
-type Census = (String, BTreeMap<String, u64>);
-
-fn censuses(hp: &str) -> Vec<Census> {
-    let mut out: Vec<Census> = Vec::new();
-    for line in hp.lines() {
-        if let Some(step) = line.strip_prefix("BEGIN_SAMPLE ") {
-            out.push((step.to_string(), BTreeMap::new()));
-        } else if let Some((band, bytes)) = line.split_once('\t') {
-            let last = out.last_mut().expect("a band line inside a sample");
-            last.1.insert(band.to_string(), bytes.parse().unwrap());
-        }
-    }
-    out
-}
 
 fn program(name: &str) -> Loaded {
     let path = format!("{}/programs/{name}.stg", env!("CARGO_MANIFEST_DIR"));

@@ -6,31 +6,14 @@
 
 mod cli_common;
 mod engines_common;
-
-use std::collections::BTreeMap;
+mod heap_common;
 
 use cli_common::{scratch, text};
 use engines_common::{compare, load_text};
+use heap_common::{Census, censuses};
 use stg_run::internal::machine::heap_profile::{HeapProfileBy, HeapProfileOptions};
 use stg_run::internal::machine::{CostCentreMode, RunOptions};
 use stg_run::internal::stg::auto_cc::AutoCc;
-
-/// A census: its step and bytes by band.
-type Census = (String, BTreeMap<String, u64>);
-
-/// The censuses of a `.hp` text (its stacks listing, if appended, left out).
-fn censuses(hp: &str) -> Vec<Census> {
-    let mut out: Vec<Census> = Vec::new();
-    for line in hp.lines().take_while(|l| !l.starts_with('#')) {
-        if let Some(step) = line.strip_prefix("BEGIN_SAMPLE ") {
-            out.push((step.to_string(), BTreeMap::new()));
-        } else if let Some((band, bytes)) = line.split_once('\t') {
-            let last = out.last_mut().expect("a band line inside a sample");
-            last.1.insert(band.to_string(), bytes.parse().unwrap());
-        }
-    }
-    out
-}
 
 /// `programs/NAME.stg`'s heap profile by `by`, restricted by `only_cc` and
 /// `only_descr`, the same from both engines (checked).
