@@ -13,9 +13,11 @@ use std::collections::BTreeMap;
 use heap_common::{Census, censuses};
 
 use engines_common::{Loaded, compare, load_text};
-use stg_run::machine::heap_profile::{BIOGRAPHY_BANDS, HeapProfileBy, HeapProfileOptions};
-use stg_run::machine::{CostCentreMode, RunOptions};
-use stg_run::stg::auto_cc::AutoCc;
+use stg_run::internal::machine::heap_profile::{
+    BIOGRAPHY_BANDS, HeapProfileBy, HeapProfileOptions,
+};
+use stg_run::internal::machine::{CostCentreMode, RunOptions};
+use stg_run::internal::stg::auto_cc::AutoCc;
 
 fn program(name: &str) -> Loaded {
     let path = format!("{}/programs/{name}.stg", env!("CARGO_MANIFEST_DIR"));
