@@ -8,11 +8,17 @@
 //!   runtime and library bands are far below) have the same names, the
 //!   `(n)` of each left out (GHC's stack numbers are its own), cut at the
 //!   same length.
+//! - By description (`Main.hd.hp`, `+RTS -hd`) and by biography
+//!   (`Main.hb.hp`, `+RTS -hb`), on the leaks of docs/SPACE.md: the same
+//!   bands (descriptions mapped by the twin's `names`), peaks within a
+//!   factor of 2 in bytes, the same phase dominating, but for the
+//!   differences the twin's `names` and `phases` mark documented
+//!   (tests/ghc/README.md, "Heap profiles").
 
 mod corpus;
 mod machine_common;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use machine_common::{run_text, stacks};
@@ -113,4 +119,153 @@ fn stacks_mode_band_names_are_ghcs() {
         }
     }
     assert!(compared >= 2, "only {compared} profiles by stack compared");
+}
+
+/// A twin's file of lines `a<TAB>b[<TAB>c]`, `#` lines left out; none if
+/// the twin has no such file.
+fn table(dir: &Path, file: &str) -> Vec<Vec<String>> {
+    let Ok(text) = std::fs::read_to_string(dir.join(file)) else {
+        return Vec::new();
+    };
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect()
+}
+
+/// GHC's profile `name` of the twin in `dir`, read.
+fn ghc_profile(dir: &Path, name: &str) -> HeapFile {
+    let text = std::fs::read_to_string(dir.join(format!("Main.{name}.hp"))).unwrap();
+    read_hp(&text).unwrap()
+}
+
+/// The bands whose peak is at least 5% of the file's largest total, with
+/// their peaks.
+fn large_bands(hp: &HeapFile) -> BTreeMap<String, f64> {
+    let floor = largest_total(hp) / 20.0;
+    peaks(hp).into_iter().filter(|(_, p)| *p >= floor).collect()
+}
+
+/// Is `ours` within a factor of 2 of `ghc`?
+fn within_2x(ours: f64, ghc: f64) -> bool {
+    ours <= 2.0 * ghc && ghc <= 2.0 * ours
+}
+
+/// Each twin with GHC's `-hd` profile: the bands that matter on either
+/// side (5% of the largest total) are the same once GHC's names are
+/// mapped by the twin's `names` file (GHC names a thunk after its code,
+/// `<GHC.List.sat_s4op>`, stg-run after its binding), and each band's
+/// peak is within a factor of 2 of GHC's in bytes, but where `names` marks
+/// the difference documented (tests/ghc/README.md, "Heap profiles").
+#[test]
+fn descriptions_and_their_peaks_are_ghcs() {
+    let mut compared = 0;
+    for dir in twins() {
+        for (name, flags) in ghc_profiles(&dir) {
+            if !flags.iter().any(|f| f == "-hd") {
+                continue;
+            }
+            let names = table(&dir, "names");
+            let ghc = large_bands(&ghc_profile(&dir, &name));
+            let ours = large_bands(&stg_run_profile(
+                &dir,
+                RunOptions {
+                    heap_profile: Some(HeapProfileBy::Descr),
+                    heap_interval: 20_000,
+                    ..RunOptions::default()
+                },
+            ));
+            let what = format!("{} {name}", dir.display());
+            let mut mapped = BTreeSet::new();
+            for (band, peak) in &ghc {
+                let row = names.iter().find(|r| &r[0] == band);
+                let row = row.unwrap_or_else(|| panic!("{what}: {band} not in names: {ours:?}"));
+                let ours_band = &row[1];
+                let ours_peak = *ours
+                    .get(ours_band)
+                    .unwrap_or_else(|| panic!("{what}: no large {ours_band}: {ours:?}"));
+                let documented = row.get(2).is_some_and(|c| c == "documented");
+                assert!(
+                    documented || within_2x(ours_peak, *peak),
+                    "{what}: {band} peaks at {peak} bytes, {ours_band} at {ours_peak}"
+                );
+                mapped.insert(ours_band.clone());
+            }
+            let unmapped: Vec<_> = ours.keys().filter(|b| !mapped.contains(*b)).collect();
+            assert!(unmapped.is_empty(), "{what}: not in GHC's: {unmapped:?}");
+            compared += 1;
+        }
+    }
+    assert!(
+        compared >= 3,
+        "only {compared} profiles by description compared"
+    );
+}
+
+/// Each twin with GHC's `-hb` profile: each phase that matters on one
+/// side (5% of the largest total) matters on the other, with a peak within
+/// a factor of 2 of GHC's in bytes, and the same phase dominates (has the
+/// largest peak), but where the twin's `phases` file marks a difference
+/// documented (tests/ghc/README.md, "Heap profiles"). GHC's
+/// `INHERENT_USE` (its run-time system's objects) has no counterpart.
+#[test]
+fn biographies_are_ghcs() {
+    use stg_run::internal::machine::heap_profile::BIOGRAPHY_BANDS;
+    let mut compared = 0;
+    for dir in twins() {
+        for (name, flags) in ghc_profiles(&dir) {
+            if !flags.iter().any(|f| f == "-hb") {
+                continue;
+            }
+            let phases = table(&dir, "phases");
+            let documented = |phase: &str| phases.iter().any(|r| r[0] == phase);
+            let ghc_hp = ghc_profile(&dir, &name);
+            let ours_hp = stg_run_profile(
+                &dir,
+                RunOptions {
+                    heap_profile: Some(HeapProfileBy::Biography),
+                    heap_interval: 20_000,
+                    ..RunOptions::default()
+                },
+            );
+            let (ghc, ours) = (large_bands(&ghc_hp), large_bands(&ours_hp));
+            let what = format!("{} {name}", dir.display());
+            for phase in BIOGRAPHY_BANDS {
+                if documented(phase) {
+                    continue;
+                }
+                match (ghc.get(phase), ours.get(phase)) {
+                    (None, None) => {}
+                    (Some(g), Some(o)) => assert!(
+                        within_2x(*o, *g),
+                        "{what}: {phase} peaks at {g} bytes in GHC's, {o} in ours"
+                    ),
+                    (g, o) => panic!("{what}: {phase}: GHC's peak {g:?}, ours {o:?}"),
+                }
+            }
+            let dominant = |hp: &HeapFile| {
+                let peaks = peaks(hp);
+                BIOGRAPHY_BANDS
+                    .iter()
+                    .max_by(|a, b| {
+                        let p =
+                            |n: &&str| peaks.iter().find(|(b, _)| b == *n).map_or(0.0, |(_, p)| *p);
+                        p(a).total_cmp(&p(b))
+                    })
+                    .map(|s| s.to_string())
+                    .unwrap()
+            };
+            let expected = match phases.iter().find(|r| r[0] == "dominant") {
+                Some(r) => (r[1].clone(), r[2].clone()),
+                None => (dominant(&ghc_hp), dominant(&ghc_hp)),
+            };
+            assert_eq!(
+                (dominant(&ghc_hp), dominant(&ours_hp)),
+                expected,
+                "{what}: the dominant phases (GHC's, ours)"
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared >= 3, "only {compared} biographies compared");
 }
