@@ -241,3 +241,23 @@ fn every_error_of_a_run_is_reported() {
         ("b.stg", "h = {} \\r {p} -> Pair {p, p}\n"),
     ]));
 }
+
+/// Issue 33: CR (classic Mac), LF and CRLF each end a line, in layout too:
+/// the same program in each is the same program, and its error is at the
+/// same line and column, with that line shown.
+#[test]
+fn every_line_ending_gives_the_same_program_and_positions() {
+    let lines = [
+        "main = {} \\u {} -> f {}",
+        "f = {} \\u {} -> case 2# of",
+        "  1# -> g {}",
+        "  default -> let h = {} \\u {} -> Unit {}",
+        "              in h",
+    ];
+    let lf = one(&lines.join("\n"));
+    assert!(lf.contains("test.stg:3:9"), "{lf}");
+    assert!(lf.contains("  1# -> g {}"), "{lf}");
+    for nl in ["\r", "\r\n"] {
+        assert_eq!(one(&lines.join(nl)), lf, "{nl:?}");
+    }
+}

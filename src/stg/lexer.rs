@@ -104,6 +104,12 @@ fn is_ident_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'\''
 }
 
+/// Whether `c` ends a line: LF or CR (CRLF is one break, which
+/// the lexer takes whole).
+pub fn is_line_break(c: u8) -> bool {
+    c == b'\n' || c == b'\r'
+}
+
 fn is_symbol_char(c: u8) -> bool {
     matches!(
         c,
@@ -180,8 +186,8 @@ impl<'a> Lexer<'a> {
         Span::new(self.file, start, end)
     }
 
+    /// A line break (LF, CR, or the LF of CRLF) at byte `i`.
     fn newline_at(&mut self, i: usize) {
-        // `i` is the index of a '\n'.
         self.line += 1;
         self.line_start = i + 1;
         self.col_pos = i + 1;
@@ -227,13 +233,10 @@ impl<'a> Lexer<'a> {
         while self.pos < self.bytes.len() {
             let c = self.bytes[self.pos];
             match c {
-                b'\n' => {
-                    self.newline_at(self.pos);
-                    self.pos += 1;
-                }
-                b' ' | b'\t' | b'\r' | 0x0C => self.pos += 1,
+                b'\n' | b'\r' => self.line_break(),
+                b' ' | b'\t' | 0x0C => self.pos += 1,
                 b'-' if self.peek(1) == b'-' => {
-                    while self.pos < self.bytes.len() && self.bytes[self.pos] != b'\n' {
+                    while self.pos < self.bytes.len() && !is_line_break(self.bytes[self.pos]) {
                         self.pos += 1;
                     }
                 }
@@ -253,6 +256,16 @@ impl<'a> Lexer<'a> {
                 _ => self.unexpected_char(),
             }
         }
+    }
+
+    /// Past the line break at `pos`: LF, CR, or CRLF (one break, as in
+    /// Haskell).
+    fn line_break(&mut self) {
+        if self.bytes[self.pos] == b'\r' && self.peek(1) == b'\n' {
+            self.pos += 1;
+        }
+        self.newline_at(self.pos);
+        self.pos += 1;
     }
 
     fn single(&mut self, tok: Tok<'a>) {
@@ -275,10 +288,9 @@ impl<'a> Lexer<'a> {
                 if depth == 0 {
                     return;
                 }
+            } else if is_line_break(c) {
+                self.line_break();
             } else {
-                if c == b'\n' {
-                    self.newline_at(self.pos);
-                }
                 self.pos += 1;
             }
         }
@@ -375,7 +387,7 @@ impl<'a> Lexer<'a> {
         let mut value = String::new();
         loop {
             let c = self.peek(0);
-            if self.pos >= self.bytes.len() || c == b'\n' {
+            if self.pos >= self.bytes.len() || is_line_break(c) {
                 self.diags.push(
                     Diagnostic::error(self.span(start, self.pos), "unterminated string")
                         .with_label("this string has no closing `\"` on its line")
@@ -394,7 +406,7 @@ impl<'a> Lexer<'a> {
                     b'\\' => value.push('\\'),
                     b'n' => value.push('\n'),
                     _ => {
-                        let esc_len = if e == 0 || e == b'\n' {
+                        let esc_len = if e == 0 || is_line_break(e) {
                             1
                         } else {
                             1 + self.src[self.pos + 1..]
@@ -410,7 +422,7 @@ impl<'a> Lexer<'a> {
                             .with_label("not one of `\\\"`, `\\\\`, `\\n`")
                             .with_help("strings allow only the escapes `\\\"`, `\\\\` and `\\n`; write a backslash as `\\\\`"),
                         );
-                        if e == 0 || e == b'\n' {
+                        if e == 0 || is_line_break(e) {
                             self.pos += 1;
                             continue;
                         }
@@ -714,6 +726,33 @@ mod tests {
         assert!(d.is_empty());
         let pos: Vec<(u32, u32)> = t.iter().map(|t| (t.line, t.col)).collect();
         assert_eq!(pos, vec![(1, 1), (1, 3), (1, 5), (2, 1)]);
+    }
+
+    /// CR, LF and CRLF are each one line break, in comments and strings
+    /// too, and columns start again after each.
+    #[test]
+    fn every_line_ending_breaks_lines() {
+        for nl in ["\n", "\r", "\r\n"] {
+            let src = ["a = b", "-- c", "{- d", "-} \tc", "\"s", " e"].join(nl);
+            let (t, d) = lex(0, &src);
+            let pos: Vec<(u32, u32)> = t.iter().map(|t| (t.line, t.col)).collect();
+            assert_eq!(
+                pos,
+                vec![(1, 1), (1, 3), (1, 5), (4, 9), (5, 1), (6, 2)],
+                "{nl:?}"
+            );
+            let msgs: Vec<&str> = d.iter().map(|d| d.message.as_str()).collect();
+            assert_eq!(msgs, vec!["unterminated string"], "{nl:?}");
+            assert_eq!(
+                d[0].span.end as usize,
+                src.find("\"s").unwrap() + 2,
+                "{nl:?}"
+            );
+        }
+        // Mixed, and a CR before CRLF: two breaks.
+        let (t, _) = lex(0, "a\rb\r\nc\nd\r\r\ne");
+        let lines: Vec<u32> = t.iter().map(|t| t.line).collect();
+        assert_eq!(lines, vec![1, 2, 3, 4, 6]);
     }
 
     #[test]

@@ -483,8 +483,8 @@ fn starts_line(text: &str, pos: usize) -> bool {
     before
         .iter()
         .rev()
-        .take_while(|&&b| b != b'\n')
-        .all(|&b| b == b' ' || b == b'\t' || b == b'\r')
+        .take_while(|&&b| !lexer::is_line_break(b))
+        .all(|&b| b == b' ' || b == b'\t')
 }
 
 fn to_diagnostic(

@@ -32,7 +32,15 @@ impl SourceFile {
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> SourceFile {
         let text = text.into();
         let mut line_starts = vec![0];
-        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        // A line ends at LF, at CR, or at CRLF (one break), as in Haskell.
+        let bytes = text.as_bytes();
+        line_starts.extend(
+            bytes
+                .iter()
+                .enumerate()
+                .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
+                .map(|(i, _)| i + 1),
+        );
         let chars_before_block = if text.is_ascii() {
             Vec::new()
         } else {
@@ -99,6 +107,7 @@ impl SourceFile {
             Some(&next) => next - 1,
             None => self.text.len(),
         };
+        // Without the CR of a CRLF (a CR alone is the break itself).
         let end = if self.text[start..end].ends_with('\r') {
             end - 1
         } else {
@@ -155,12 +164,35 @@ impl SourceMap {
 mod tests {
     use super::*;
 
-    /// Line and column by counting characters from the start, the obvious way.
+    /// Line and column by counting characters from the start, the obvious
+    /// way (CRLF and CR made LF first: each is one break).
     fn slow_line_col(text: &str, offset: usize) -> (usize, usize) {
-        let before = &text[..offset];
+        let mut before = text[..offset].to_string();
+        if before.ends_with('\r') && text[offset..].starts_with('\n') {
+            // Between the CR and LF of a CRLF: the CR is a character of the
+            // line, not yet a break.
+            before.pop();
+            before.push('x');
+        }
+        let before = before.replace("\r\n", "\n").replace('\r', "\n");
         let line = before.matches('\n').count() + 1;
         let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
         (line, col)
+    }
+
+    #[test]
+    fn cr_lf_and_crlf_are_line_breaks() {
+        let text = "ab\rcd\r\n\ré\nf\r\r\n";
+        let file = SourceFile::new("t", text);
+        for offset in (0..=text.len()).filter(|&o| text.is_char_boundary(o)) {
+            assert_eq!(
+                file.line_col(offset),
+                slow_line_col(text, offset),
+                "{offset}"
+            );
+        }
+        let lines: Vec<&str> = (1..=file.line_count()).map(|l| file.line_text(l)).collect();
+        assert_eq!(lines, vec!["ab", "cd", "", "é", "f", "", ""]);
     }
 
     #[test]
