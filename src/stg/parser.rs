@@ -339,24 +339,27 @@ where
     let prim_app = prim
         .then(atoms)
         .map(|((op, op_span), args)| ExprKind::Prim { op, op_span, args });
+    // A parenthesised expression keeps its own span, so that what is said
+    // about it points at it, not at the `(`.
     let paren = expr
         .clone()
-        .delimited_by(just(Tok::LParen), just(Tok::RParen))
-        .map(|e: Expr| e.kind);
+        .delimited_by(just(Tok::LParen), just(Tok::RParen));
 
     let simple = choice((
-        let_expr,
-        case_expr,
-        app,
-        con_app,
-        prim_app,
-        lit.map(|(n, _)| ExprKind::Lit(n)),
+        choice((
+            let_expr,
+            case_expr,
+            app,
+            con_app,
+            prim_app,
+            lit.map(|(n, _)| ExprKind::Lit(n)),
+        ))
+        .map_with(move |kind, e| Expr {
+            kind,
+            span: sp(e.span()),
+        }),
         paren,
     ))
-    .map_with(move |kind, e| Expr {
-        kind,
-        span: sp(e.span()),
-    })
     .labelled("an expression");
 
     // `scc "a" scc "b" e`: a chain of prefixes folded right, without recursion.
@@ -708,6 +711,26 @@ mod tests {
             }
             k => panic!("{k:?}"),
         }
+    }
+
+    /// Issue 30: what is said about a parenthesised expression (a runtime
+    /// error of its `case`, a checker's error about it) points at the
+    /// expression itself, not at the `(` (nor at a `((` of nested ones).
+    #[test]
+    fn parenthesised_expression_keeps_its_own_span() {
+        let src = "m = \\u {} -> scc \"a\" ((case c of\n    X -> 1#))";
+        let m = parse_ok(src);
+        let ExprKind::Scc { body, .. } = &m.bindings[0].lambda.body.kind else {
+            panic!("{:?}", m.bindings[0].lambda.body.kind)
+        };
+        assert!(
+            matches!(body.kind, ExprKind::Case { .. }),
+            "{:?}",
+            body.kind
+        );
+        let case = src.find("case").unwrap();
+        let end = src.find("1#").unwrap() + 2;
+        assert_eq!(body.span.range(), case..end);
     }
 
     #[test]
