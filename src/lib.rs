@@ -129,6 +129,8 @@ pub mod internal {
 }
 #[allow(unused_imports)]
 pub(crate) use internal::{cli, files, gc, machine, profile, stg, stop};
+/// rustc's Fx hash, for the hash maps keyed by names and ids.
+pub(crate) mod fx_hash;
 
 /// The README's Rust example, run as a doc test so that it cannot drift.
 #[cfg(doctest)]

@@ -2,10 +2,35 @@
 //! stacks. Stack 0 is the empty stack; every other stack is a node
 //! `(parent, cc)`. Engine-independent: ids are handed out in the order stacks
 //! are first built, which is deterministic for a given run.
+//!
+//! Every operation costs the same at any depth (docs/PERFORMANCE.md, "Deep
+//! cost-centre stacks"):
+//! - `push(s, l)` must know whether `l` is on `s` already (a stack holds each
+//!   cost centre at most once). A walk up the stack answers that for shallow
+//!   stacks; deeper, the answer is remembered per pair, and a new pair is
+//!   answered by the cost centre's *occurrences*: the nodes whose top is `l`,
+//!   kept in the lexicographic order of their stacks. No occurrence is on
+//!   another's stack, so the one that can be on `s` is the last occurrence
+//!   before `s` in that order: one search and one ancestor test.
+//! - Ancestors at a given depth and common prefixes are found through one
+//!   jump pointer per node (Myers' skew-binary jumps), in time logarithmic
+//!   in the depth.
+//! - `append(current, t)` finds the prefix the two share as their common
+//!   ancestor, and pushes only what `t` has above it.
 
+use std::cmp::Ordering;
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
+use crate::fx_hash::FxHasher;
 use crate::profile::cost_centre::CcId;
+
+/// A map keyed by a pair of ids, `(a, b)` as `a << 32 | b`.
+type PairMap = HashMap<u64, StackId, BuildHasherDefault<FxHasher>>;
+
+fn pair(a: u32, b: u32) -> u64 {
+    (u64::from(a) << 32) | u64::from(b)
+}
 
 pub type StackId = u32;
 
@@ -17,12 +42,25 @@ pub struct StackNode {
     pub parent: StackId,
     pub cc: CcId,
     pub depth: u32,
+    /// An ancestor further up than the parent, for level-ancestor searches
+    /// ([`StackTree::ancestor_at`]); its depth depends only on this node's.
+    jump: StackId,
 }
 
 #[derive(Clone, Debug)]
 pub struct StackTree {
     nodes: Vec<StackNode>,
-    index: HashMap<(StackId, CcId), StackId>,
+    /// `(s, cc)` → the node `s > cc`.
+    index: PairMap,
+    /// `(s, l)` → `push(s, l)` where `l` is on `s` below its top and `s` is
+    /// deeper than [`SHORT_WALK`] (GHC's "back edges"); shallower stacks
+    /// are walked.
+    cut_back: PairMap,
+    /// `(current, t)` → `append(current, t)` for appends that push more
+    /// than [`SHORT_APPEND`] cost centres, each computed once.
+    long_appends: PairMap,
+    /// Per cost centre, the nodes with it on top, in stack order.
+    occurrences: Vec<Occurrences>,
     /// Remembered results of [`StackTree::push`] and [`StackTree::append`]:
     /// both are functions of their arguments alone (stacks are interned and
     /// never change), and a program calls them with the same few pairs
@@ -31,7 +69,16 @@ pub struct StackTree {
     append_memo: Memo,
     /// The modules' `CAF` cost centres ([`StackTree::set_cafs`]).
     cafs: Vec<CcId>,
+    /// The cost centres an append pushes (kept to save allocations).
+    scratch: Vec<CcId>,
 }
+
+/// Stacks at most this deep are searched by walking them.
+const SHORT_WALK: u32 = 16;
+
+/// Appends that push at most this many cost centres are not remembered
+/// beyond the [`Memo`].
+const SHORT_APPEND: u32 = 16;
 
 /// A direct-mapped cache `(a, b) → result`: one slot per hash of the pair,
 /// a newer pair replacing an older one. No allocation after creation.
@@ -73,6 +120,65 @@ impl Memo {
     }
 }
 
+/// The nodes with one cost centre on top, in the lexicographic order of
+/// their stacks (bottom first, cost centres by id): most cost centres have
+/// one; more are kept as a list of sorted chunks, so that a search is a
+/// binary search and an insertion moves at most a chunk.
+#[derive(Clone, Debug, Default)]
+enum Occurrences {
+    #[default]
+    None,
+    One(StackId),
+    Chunks(Vec<Vec<StackId>>),
+}
+
+/// Nodes per chunk of [`Occurrences`] before it is split.
+const CHUNK: usize = 256;
+
+impl Occurrences {
+    /// The last node not after `s` in `order`, if any.
+    fn last_up_to(
+        &self,
+        s: StackId,
+        order: impl Fn(StackId, StackId) -> Ordering,
+    ) -> Option<StackId> {
+        let not_after = |x: StackId| order(x, s) != Ordering::Greater;
+        match self {
+            Occurrences::None => None,
+            Occurrences::One(x) => not_after(*x).then_some(*x),
+            Occurrences::Chunks(chunks) => {
+                // The last chunk whose first node is not after `s` holds it.
+                let n = chunks.partition_point(|c| not_after(c[0]));
+                let chunk = chunks.get(n.checked_sub(1)?)?;
+                Some(chunk[chunk.partition_point(|&x| not_after(x)) - 1])
+            }
+        }
+    }
+
+    fn insert(&mut self, s: StackId, order: impl Fn(StackId, StackId) -> Ordering) {
+        let before = |x: StackId| order(x, s) == Ordering::Less;
+        match self {
+            Occurrences::None => *self = Occurrences::One(s),
+            Occurrences::One(x) => {
+                let pair = if before(*x) { vec![*x, s] } else { vec![s, *x] };
+                *self = Occurrences::Chunks(vec![pair]);
+            }
+            Occurrences::Chunks(chunks) => {
+                // Into the last chunk whose first node is before `s` (or
+                // the first chunk).
+                let c = chunks.partition_point(|c| before(c[0])).saturating_sub(1);
+                let chunk = &mut chunks[c];
+                let i = chunk.partition_point(|&x| before(x));
+                chunk.insert(i, s);
+                if chunk.len() > CHUNK {
+                    let upper = chunk.split_off(CHUNK / 2);
+                    chunks.insert(c + 1, upper);
+                }
+            }
+        }
+    }
+}
+
 impl Default for StackTree {
     fn default() -> Self {
         StackTree::new()
@@ -86,11 +192,16 @@ impl StackTree {
                 parent: EMPTY,
                 cc: 0,
                 depth: 0,
+                jump: EMPTY,
             }],
-            index: HashMap::new(),
+            index: PairMap::default(),
+            cut_back: PairMap::default(),
+            long_appends: PairMap::default(),
+            occurrences: Vec::new(),
             push_memo: Memo::new(),
             append_memo: Memo::new(),
             cafs: Vec::new(),
+            scratch: Vec::new(),
         }
     }
 
@@ -100,6 +211,7 @@ impl StackTree {
     pub fn set_cafs(&mut self, cafs: &[CcId]) {
         self.cafs = cafs.to_vec();
         self.append_memo = Memo::new();
+        self.long_appends.clear();
     }
 
     pub fn len(&self) -> usize {
@@ -116,18 +228,92 @@ impl StackTree {
 
     /// `s > cc`, interned.
     pub fn child(&mut self, s: StackId, cc: CcId) -> StackId {
-        if let Some(&id) = self.index.get(&(s, cc)) {
-            return id;
+        match self.index.get(&pair(s, cc)) {
+            Some(&id) => id,
+            None => self.new_child(s, cc),
         }
+    }
+
+    /// `s > cc`, which does not exist yet.
+    fn new_child(&mut self, s: StackId, cc: CcId) -> StackId {
         let id = self.nodes.len() as StackId;
-        let depth = self.nodes[s as usize].depth + 1;
+        let parent = self.nodes[s as usize];
+        // Myers' skew-binary jumps: over two equal jumps when the parent's
+        // jump is as long as its jump's, else to the parent.
+        let up = self.nodes[parent.jump as usize];
+        let jump = if s != EMPTY
+            && parent.depth - up.depth == up.depth - self.nodes[up.jump as usize].depth
+        {
+            up.jump
+        } else {
+            s
+        };
         self.nodes.push(StackNode {
             parent: s,
             cc,
-            depth,
+            depth: parent.depth + 1,
+            jump,
         });
-        self.index.insert((s, cc), id);
+        self.index.insert(pair(s, cc), id);
+        let cc = cc as usize;
+        if self.occurrences.len() <= cc {
+            self.occurrences.resize_with(cc + 1, Occurrences::default);
+        }
+        let mut occurrences = std::mem::take(&mut self.occurrences[cc]);
+        occurrences.insert(id, |a, b| self.stack_order(a, b));
+        self.occurrences[cc] = occurrences;
         id
+    }
+
+    /// The ancestor of `s` (or `s` itself) at depth `depth` (at most `s`'s).
+    fn ancestor_at(&self, mut s: StackId, depth: u32) -> StackId {
+        loop {
+            let n = self.nodes[s as usize];
+            if n.depth <= depth {
+                return s;
+            }
+            s = if self.nodes[n.jump as usize].depth >= depth {
+                n.jump
+            } else {
+                n.parent
+            };
+        }
+    }
+
+    /// The deepest common ancestor of `a` and `b` (their shared prefix).
+    fn common_ancestor(&self, a: StackId, b: StackId) -> StackId {
+        let depth = self.nodes[a as usize]
+            .depth
+            .min(self.nodes[b as usize].depth);
+        let (mut a, mut b) = (self.ancestor_at(a, depth), self.ancestor_at(b, depth));
+        // At equal depths the jumps have equal depths too.
+        while a != b {
+            let (na, nb) = (self.nodes[a as usize], self.nodes[b as usize]);
+            if na.jump != nb.jump {
+                (a, b) = (na.jump, nb.jump);
+            } else {
+                (a, b) = (na.parent, nb.parent);
+            }
+        }
+        a
+    }
+
+    /// The lexicographic order of the stacks' cost centres, bottom first:
+    /// a stack comes right before the stacks it is a prefix of.
+    fn stack_order(&self, a: StackId, b: StackId) -> Ordering {
+        if a == b {
+            return Ordering::Equal;
+        }
+        let c = self.common_ancestor(a, b);
+        if c == a {
+            return Ordering::Less;
+        }
+        if c == b {
+            return Ordering::Greater;
+        }
+        let depth = self.nodes[c as usize].depth + 1;
+        let (x, y) = (self.ancestor_at(a, depth), self.ancestor_at(b, depth));
+        self.nodes[x as usize].cc.cmp(&self.nodes[y as usize].cc)
     }
 
     /// `push(s, l)`: `s` if `l` is on top; cut back to `l` if it occurs
@@ -141,16 +327,38 @@ impl StackTree {
         r
     }
 
+    // Out of line, so that a remembered push stays a few instructions.
+    #[inline(never)]
     fn push_uncached(&mut self, s: StackId, l: CcId) -> StackId {
+        // A short stack is walked.
         let mut t = s;
-        while t != EMPTY {
+        for _ in 0..=SHORT_WALK {
+            if t == EMPTY {
+                return self.child(s, l);
+            }
             let n = self.nodes[t as usize];
             if n.cc == l {
                 return t;
             }
             t = n.parent;
         }
-        self.child(s, l)
+        // A deeper one: a pair met before, else the one occurrence of `l`
+        // that can be on `s`.
+        let key = pair(s, l);
+        if let Some(&r) = self.index.get(&key).or_else(|| self.cut_back.get(&key)) {
+            return r;
+        }
+        let candidate = self
+            .occurrences
+            .get(l as usize)
+            .and_then(|o| o.last_up_to(s, |a, b| self.stack_order(a, b)));
+        match candidate {
+            Some(c) if self.ancestor_at(s, self.nodes[c as usize].depth) == c => {
+                self.cut_back.insert(key, c);
+                c
+            }
+            _ => self.new_child(s, l),
+        }
     }
 
     /// The cost centres of `s`, bottom first.
@@ -187,24 +395,39 @@ impl StackTree {
         r
     }
 
+    #[inline(never)]
     fn append_uncached(&mut self, current: StackId, t: StackId) -> StackId {
-        let cur = self.elements(current);
-        let add = self.elements(t);
-        let shared = cur
-            .iter()
-            .zip(add.iter())
-            .take_while(|(a, b)| a == b)
-            .count();
-        // `add[0]` is `MAIN`; `add[1]`, when a CAF, is the root.
-        let from = if shared == 1 && add.len() > 1 && self.cafs.contains(&add[1]) {
+        if let Some(&r) = self.long_appends.get(&pair(current, t)) {
+            return r;
+        }
+        // The shared prefix is the common ancestor (stacks are interned).
+        let shared = self.nodes[self.common_ancestor(current, t) as usize].depth;
+        let depth = self.nodes[t as usize].depth;
+        // The second element, when a CAF, is the root.
+        let from = if shared == 1 && depth > 1 && {
+            let second = self.nodes[self.ancestor_at(t, 2) as usize].cc;
+            self.cafs.contains(&second)
+        } {
             2
         } else {
             shared
         };
+        // `t`'s elements above depth `from`, top first.
+        let mut add = std::mem::take(&mut self.scratch);
+        add.clear();
+        let mut u = t;
+        while self.nodes[u as usize].depth > from {
+            add.push(self.nodes[u as usize].cc);
+            u = self.nodes[u as usize].parent;
+        }
         let mut s = current;
-        for &cc in &add[from..] {
+        for &cc in add.iter().rev() {
             s = self.push(s, cc);
         }
+        if add.len() > SHORT_APPEND as usize {
+            self.long_appends.insert(pair(current, t), s);
+        }
+        self.scratch = add;
         s
     }
 
@@ -280,6 +503,110 @@ mod tests {
         let b_f_caf = t.push(b_f, 2);
         let r = t.append(main, b_f_caf);
         assert_eq!(t.elements(r), vec![1, 4, 2]);
+    }
+
+    /// A xorshift generator of numbers below `n`.
+    fn rng(seed: u64) -> impl FnMut(usize) -> usize {
+        let mut x = seed;
+        move |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        }
+    }
+
+    /// `push` on a stack written out, as SEMANTICS.md defines it.
+    fn push_list(s: &[CcId], l: CcId) -> Vec<CcId> {
+        match s.iter().position(|&c| c == l) {
+            Some(i) => s[..=i].to_vec(),
+            None => [s, &[l]].concat(),
+        }
+    }
+
+    /// `append` on stacks written out (`cafs` as in [`StackTree::set_cafs`]).
+    fn append_list(current: &[CcId], t: &[CcId], cafs: &[CcId]) -> Vec<CcId> {
+        let shared = current.iter().zip(t).take_while(|(a, b)| a == b).count();
+        let from = if shared == 1 && t.len() > 1 && cafs.contains(&t[1]) {
+            2
+        } else {
+            shared
+        };
+        t[from..]
+            .iter()
+            .fold(current.to_vec(), |s, &l| push_list(&s, l))
+    }
+
+    /// Deep stacks (far past the short walk) built by random pushes and
+    /// appends: every result is the stack the definitions give, and equal
+    /// stacks are one node. Few cost centres recur often (cut-backs at every
+    /// depth, many occurrences of each), the rest make the stacks deep.
+    #[test]
+    fn deep_stacks_agree_with_the_definitions() {
+        for seed in [1u64, 2, 3, 0x2545_F491_4F6C_DD1D] {
+            let mut next = rng(seed);
+            let mut t = StackTree::new();
+            let cafs = [2, 3];
+            t.set_cafs(&cafs);
+            let main = t.child(EMPTY, 1);
+            let mut seen: Vec<(StackId, Vec<CcId>)> = vec![(main, vec![1])];
+            let mut ids: HashMap<Vec<CcId>, StackId> = HashMap::from([(vec![1], main)]);
+            for _ in 0..20_000 {
+                let (s, list) = seen[next(seen.len())].clone();
+                let (r, want) = if next(4) == 0 {
+                    let (u, ulist) = seen[next(seen.len())].clone();
+                    (t.append(s, u), append_list(&list, &ulist, &cafs))
+                } else {
+                    // Mostly deeper: favour the deepest stacks seen.
+                    let l = match next(10) {
+                        0 => 2 + next(8) as CcId,
+                        1..=3 => 10 + next(400) as CcId,
+                        _ => 1_000 + next(1_000_000) as CcId,
+                    };
+                    let (s, list) = if next(4) != 0 {
+                        seen[seen.len() - 1 - next(seen.len().min(20))].clone()
+                    } else {
+                        (s, list)
+                    };
+                    (t.push(s, l), push_list(&list, l))
+                };
+                assert_eq!(t.elements(r), want, "seed {seed}");
+                assert_eq!(*ids.entry(want.clone()).or_insert(r), r, "interned");
+                seen.push((r, want));
+            }
+            let deepest = seen.iter().map(|(_, l)| l.len()).max().unwrap();
+            assert!(deepest > 3 * SHORT_WALK as usize, "only {deepest} deep");
+            let deep = seen.iter().filter(|(_, l)| l.len() > SHORT_WALK as usize);
+            assert!(deep.count() > seen.len() / 4, "too few deep stacks");
+        }
+    }
+
+    /// Ancestors at a depth, common ancestors and the stack order on a
+    /// random tree, against walking and comparing the lists.
+    #[test]
+    fn ancestors_and_order_agree_with_walking() {
+        let mut next = rng(7);
+        let mut t = StackTree::new();
+        let mut all = vec![t.child(EMPTY, 1)];
+        for _ in 0..3_000 {
+            // A chain now and then, so that some stacks are deep.
+            let s = if next(10) == 0 {
+                all[next(all.len())]
+            } else {
+                *all.last().unwrap()
+            };
+            let c = t.child(s, 2 + next(5_000) as CcId);
+            all.push(c);
+        }
+        for _ in 0..3_000 {
+            let (a, b) = (all[next(all.len())], all[next(all.len())]);
+            let (la, lb) = (t.elements(a), t.elements(b));
+            let d = next(la.len() + 1) as u32;
+            assert_eq!(t.elements(t.ancestor_at(a, d)), la[..d as usize]);
+            let shared = la.iter().zip(&lb).take_while(|(x, y)| x == y).count();
+            assert_eq!(t.elements(t.common_ancestor(a, b)), la[..shared]);
+            assert_eq!(t.stack_order(a, b), la.cmp(&lb));
+        }
     }
 
     /// The memo changes no result and no stack id: a long pseudo-random run

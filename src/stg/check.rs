@@ -54,8 +54,9 @@
 //! shadowing, as in ML's `let`, and is not reported.
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 
+use crate::fx_hash::FxHasher;
 use crate::stg::diagnostic::Diagnostic;
 use crate::stg::syntax::{
     Alt, Atom, Binding, Expr, ExprKind, Flag, Ident, Lambda, Module, Pattern, Program, Span,
@@ -66,36 +67,6 @@ use crate::stg::syntax::{
 /// needed for source code the user runs anyway).
 type Map<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 type Set<K> = HashSet<K, BuildHasherDefault<FxHasher>>;
-
-/// The Fx hash of rustc: a multiply-rotate per word.
-#[derive(Default)]
-struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-        for &b in chunks.remainder() {
-            self.write_u64(u64::from(b));
-        }
-    }
-
-    fn write_u64(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    fn write_usize(&mut self, word: usize) {
-        self.write_u64(word as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
 
 /// The name of the bundled Prelude module.
 pub const PRELUDE_MODULE: &str = "Prelude";
