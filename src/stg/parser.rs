@@ -370,11 +370,13 @@ where
         scc_prefix
             .repeated()
             .collect::<Vec<_>>()
-            .then(simple)
-            .map(|(prefixes, mut body): (Vec<_>, Expr)| {
+            // The body's span as written, with its parentheses: an `scc`
+            // extends to the `)` (the body itself keeps its own span).
+            .then(simple.map_with(move |body, e| (body, sp(e.span()))))
+            .map(|(prefixes, (mut body, written)): (Vec<_>, (Expr, Span))| {
                 for ((label, label_span), kw_span) in prefixes.into_iter().rev() {
                     body = Expr {
-                        span: kw_span.to(body.span),
+                        span: kw_span.to(written),
                         kind: ExprKind::Scc {
                             label,
                             label_span,
@@ -731,6 +733,9 @@ mod tests {
         let case = src.find("case").unwrap();
         let end = src.find("1#").unwrap() + 2;
         assert_eq!(body.span.range(), case..end);
+        // The `scc` itself extends to the last `)`.
+        let scc = &m.bindings[0].lambda.body;
+        assert_eq!(scc.span.range(), src.find("scc").unwrap()..src.len());
     }
 
     #[test]
