@@ -22,8 +22,8 @@
 
 use std::hint::black_box;
 use std::time::Instant;
-use stg_run::machine::CostCentreMode;
-use stg_run::machine::accounting::Accounting;
+use stg_run::internal::machine::CostCentreMode;
+use stg_run::internal::machine::accounting::Accounting;
 
 /// Nanoseconds per operation of `ops` operations done by `f`.
 fn per_op(ops: usize, f: impl FnOnce()) -> f64 {
