@@ -405,6 +405,7 @@ impl<'a> Lexer<'a> {
                     b'"' => value.push('"'),
                     b'\\' => value.push('\\'),
                     b'n' => value.push('\n'),
+                    b'r' => value.push('\r'),
                     _ => {
                         let esc_len = if e == 0 || is_line_break(e) {
                             1
@@ -419,8 +420,8 @@ impl<'a> Lexer<'a> {
                                 self.span(self.pos, self.pos + esc_len),
                                 "unknown escape in string",
                             )
-                            .with_label("not one of `\\\"`, `\\\\`, `\\n`")
-                            .with_help("strings allow only the escapes `\\\"`, `\\\\` and `\\n`; write a backslash as `\\\\`"),
+                            .with_label("not one of `\\\"`, `\\\\`, `\\n`, `\\r`")
+                            .with_help("strings allow only the escapes `\\\"`, `\\\\`, `\\n` and `\\r`; write a backslash as `\\\\`"),
                         );
                         if e == 0 || is_line_break(e) {
                             self.pos += 1;

@@ -26,7 +26,8 @@
 //! * Constructors and applications always show their braces (`Nil {}`).
 //!   A first atom that is a negative literal gets a space after the brace
 //!   (`{ -1#}`), since `{-` opens a comment.
-//! * Labels are escaped with `\"`, `\\` and `\n`.
+//! * Labels are escaped with `\"`, `\\`, `\n` and `\r` (a carriage
+//!   return is a line break in the source).
 //!
 //! Every line of an expression is printed right of every enclosing block's
 //! column, which is what the layout rule needs.
@@ -74,6 +75,7 @@ pub fn escape_label(label: &str) -> String {
             '"' => s.push_str("\\\""),
             '\\' => s.push_str("\\\\"),
             '\n' => s.push_str("\\n"),
+            '\r' => s.push_str("\\r"),
             c => s.push(c),
         }
     }
