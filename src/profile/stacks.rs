@@ -342,8 +342,24 @@ impl StackTree {
             }
             t = n.parent;
         }
-        // A deeper one: a pair met before, else the one occurrence of `l`
-        // that can be on `s`.
+        // A deeper one. Every node with `l` on top is an occurrence of `l`,
+        // so with none or one (most cost centres) the answer takes no table
+        // look-up: a look-up in a table of millions of pairs is a cache miss,
+        // which made deep pushes slower as the tree grew.
+        match self.occurrences.get(l as usize) {
+            None | Some(Occurrences::None) => return self.new_child(s, l),
+            Some(&Occurrences::One(x)) => {
+                let n = self.nodes[x as usize];
+                return if n.parent == s || self.ancestor_at(s, n.depth) == x {
+                    x
+                } else {
+                    self.new_child(s, l)
+                };
+            }
+            Some(Occurrences::Chunks(_)) => {}
+        }
+        // More occurrences: a pair met before, else the one occurrence of
+        // `l` that can be on `s`.
         let key = pair(s, l);
         if let Some(&r) = self.index.get(&key).or_else(|| self.cut_back.get(&key)) {
             return r;
@@ -397,9 +413,6 @@ impl StackTree {
 
     #[inline(never)]
     fn append_uncached(&mut self, current: StackId, t: StackId) -> StackId {
-        if let Some(&r) = self.long_appends.get(&pair(current, t)) {
-            return r;
-        }
         // The shared prefix is the common ancestor (stacks are interned).
         let shared = self.nodes[self.common_ancestor(current, t) as usize].depth;
         let depth = self.nodes[t as usize].depth;
@@ -412,6 +425,12 @@ impl StackTree {
         } else {
             shared
         };
+        // Only an append that pushes many cost centres is looked up (a
+        // short one is cheaper to do than a probe of a large table).
+        let long = depth - from > SHORT_APPEND;
+        if long && let Some(&r) = self.long_appends.get(&pair(current, t)) {
+            return r;
+        }
         // `t`'s elements above depth `from`, top first.
         let mut add = std::mem::take(&mut self.scratch);
         add.clear();
@@ -424,7 +443,7 @@ impl StackTree {
         for &cc in add.iter().rev() {
             s = self.push(s, cc);
         }
-        if add.len() > SHORT_APPEND as usize {
+        if long {
             self.long_appends.insert(pair(current, t), s);
         }
         self.scratch = add;
