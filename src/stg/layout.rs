@@ -105,15 +105,43 @@ fn virt<'a>(tok: Tok<'a>, at: &Token<'a>) -> Token<'a> {
     }
 }
 
-/// Inserts the layout tokens and splits the top level into bindings.
+/// Inserts the layout tokens and splits the top level into bindings, all
+/// kept ([`layout_items`] hands each binding over instead).
 pub fn layout<'a>(
     file: FileId,
     tokens: Vec<Token<'a>>,
     text_len: usize,
 ) -> (Laid<'a>, Vec<Diagnostic>) {
+    let mut laid = Laid {
+        tokens: Vec::with_capacity(tokens.len() + tokens.len() / 4 + 4),
+        items: Vec::new(),
+    };
+    let diags = layout_items(file, tokens, text_len, |item, poisoned, _| {
+        let start = laid.tokens.len();
+        laid.tokens.extend(item);
+        laid.items.push(Item {
+            range: start..laid.tokens.len(),
+            poisoned,
+        });
+    });
+    (laid, diags)
+}
+
+/// Inserts the layout tokens and splits the top level into bindings,
+/// handing each binding's tokens to `on_item` as soon as the first token
+/// after it is known, with whether it is poisoned and where that next token
+/// starts (`text_len` after the last binding). Only the bindings not yet
+/// handed over are held, so memory is bounded by the largest binding, not
+/// by the file. Returns the layout errors.
+pub fn layout_items<'a>(
+    file: FileId,
+    tokens: impl IntoIterator<Item = Token<'a>>,
+    text_len: usize,
+    mut on_item: impl FnMut(std::vec::Drain<'_, Token<'a>>, bool, usize),
+) -> Vec<Diagnostic> {
     let mut l = Layout {
         file,
-        out: Vec::with_capacity(tokens.len() + tokens.len() / 4 + 4),
+        out: Vec::new(),
         items: Vec::new(),
         item_start: 0,
         poisoned: false,
@@ -206,6 +234,7 @@ pub fn layout<'a>(
             }
             _ => l.out.push(t),
         }
+        l.hand_over(false, text_len, &mut on_item);
     }
     if pending_open.is_some() {
         l.out.push(virt(Tok::VOpen, &eof));
@@ -215,17 +244,43 @@ pub fn layout<'a>(
         l.pop_emit(&eof);
     }
     l.end_item();
-    let _ = l.file;
-    (
-        Laid {
-            tokens: l.out,
-            items: l.items,
-        },
-        l.diags,
-    )
+    l.hand_over(true, text_len, &mut on_item);
+    l.diags
 }
 
 impl<'a> Layout<'a> {
+    /// Hands over the finished items that the next token follows (every
+    /// finished item when `at_end`), removing their tokens.
+    fn hand_over(
+        &mut self,
+        at_end: bool,
+        text_len: usize,
+        on_item: &mut impl FnMut(std::vec::Drain<'_, Token<'a>>, bool, usize),
+    ) {
+        // Items are contiguous from the start of `out`: `shift` tokens are
+        // gone from the front so far.
+        let mut shift = 0;
+        let mut done = 0;
+        for item in &self.items {
+            let next = match self.out.get(item.range.end - shift) {
+                Some(t) => t.start as usize,
+                None if at_end => text_len,
+                None => break,
+            };
+            let len = item.range.len();
+            on_item(self.out.drain(..len), item.poisoned, next);
+            shift += len;
+            done += 1;
+        }
+        if done > 0 {
+            self.items.drain(..done);
+            for item in &mut self.items {
+                item.range = item.range.start - shift..item.range.end - shift;
+            }
+            self.item_start -= shift;
+        }
+    }
+
     fn innermost_col(&self) -> u32 {
         match self.blocks.last() {
             Some(&i) => match self.stack[i] {

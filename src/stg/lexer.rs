@@ -142,7 +142,10 @@ pub fn known_primops() -> String {
         .join(" ")
 }
 
-struct Lexer<'a> {
+/// The lexer, run a token at a time ([`Lexer::next_token`]) so that the
+/// front end never holds a whole file's tokens (docs/PERFORMANCE.md,
+/// "Large valid input"); [`lex`] collects them all.
+pub struct Lexer<'a> {
     file: FileId,
     src: &'a str,
     bytes: &'a [u8],
@@ -153,35 +156,60 @@ struct Lexer<'a> {
     /// Column cursor on the current line: byte `col_pos` is at column `col`.
     col_pos: usize,
     col: u32,
-    tokens: Vec<Token<'a>>,
-    diags: Vec<Diagnostic>,
+    /// Tokens lexed and not yet taken (at most one per step).
+    tokens: std::collections::VecDeque<Token<'a>>,
+    /// Every lexical error so far, in the order found.
+    pub diags: Vec<Diagnostic>,
 }
 
 /// Splits `text` into tokens (no layout tokens yet), with every lexical error.
 pub fn lex(file: FileId, text: &str) -> (Vec<Token<'_>>, Vec<Diagnostic>) {
-    let mut lx = Lexer {
-        file,
-        src: text,
-        bytes: text.as_bytes(),
-        pos: 0,
-        line: 1,
-        line_start: 0,
-        col_pos: 0,
-        col: 1,
-        tokens: Vec::with_capacity(text.len() / 3),
-        diags: Vec::new(),
-    };
-    // A byte-order mark is not part of the text (and takes no column).
-    if text.starts_with('\u{FEFF}') {
-        lx.pos = 3;
-        lx.line_start = 3;
-        lx.col_pos = 3;
+    let mut lx = Lexer::new(file, text);
+    let mut tokens = Vec::new();
+    while let Some(t) = lx.next_token() {
+        tokens.push(t);
     }
-    lx.run();
-    (lx.tokens, lx.diags)
+    (tokens, lx.diags)
 }
 
 impl<'a> Lexer<'a> {
+    /// A lexer at the start of `text`.
+    pub fn new(file: FileId, text: &'a str) -> Lexer<'a> {
+        let mut lx = Lexer {
+            file,
+            src: text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            line: 1,
+            line_start: 0,
+            col_pos: 0,
+            col: 1,
+            tokens: std::collections::VecDeque::new(),
+            diags: Vec::new(),
+        };
+        // A byte-order mark is not part of the text (and takes no column).
+        if text.starts_with('\u{FEFF}') {
+            lx.pos = 3;
+            lx.line_start = 3;
+            lx.col_pos = 3;
+        }
+        lx
+    }
+
+    /// The next token, or `None` at the end of the text; lexical errors met
+    /// on the way are added to [`Lexer::diags`].
+    pub fn next_token(&mut self) -> Option<Token<'a>> {
+        loop {
+            if let Some(t) = self.tokens.pop_front() {
+                return Some(t);
+            }
+            if self.pos >= self.bytes.len() {
+                return None;
+            }
+            self.step();
+        }
+    }
+
     fn span(&self, start: usize, end: usize) -> Span {
         Span::new(self.file, start, end)
     }
@@ -216,7 +244,7 @@ impl<'a> Lexer<'a> {
 
     fn push(&mut self, tok: Tok<'a>, start: usize, end: usize) {
         let col = self.column(start);
-        self.tokens.push(Token {
+        self.tokens.push_back(Token {
             tok,
             start: start as u32,
             end: end as u32,
@@ -229,32 +257,32 @@ impl<'a> Lexer<'a> {
         self.bytes.get(self.pos + off).copied().unwrap_or(0)
     }
 
-    fn run(&mut self) {
-        while self.pos < self.bytes.len() {
-            let c = self.bytes[self.pos];
-            match c {
-                b'\n' | b'\r' => self.line_break(),
-                b' ' | b'\t' | 0x0C => self.pos += 1,
-                b'-' if self.peek(1) == b'-' => {
-                    while self.pos < self.bytes.len() && !is_line_break(self.bytes[self.pos]) {
-                        self.pos += 1;
-                    }
+    /// One step at `pos` (before the end): a token, a blank, a comment or
+    /// a line break.
+    fn step(&mut self) {
+        let c = self.bytes[self.pos];
+        match c {
+            b'\n' | b'\r' => self.line_break(),
+            b' ' | b'\t' | 0x0C => self.pos += 1,
+            b'-' if self.peek(1) == b'-' => {
+                while self.pos < self.bytes.len() && !is_line_break(self.bytes[self.pos]) {
+                    self.pos += 1;
                 }
-                b'{' if self.peek(1) == b'-' => self.block_comment(),
-                b'-' if self.peek(1).is_ascii_digit() => self.number(),
-                b'0'..=b'9' => self.number(),
-                b'a'..=b'z' | b'_' | b'A'..=b'Z' => self.ident(),
-                b'"' => self.string(),
-                b'\\' => self.flag(),
-                b'{' => self.single(Tok::LBrace),
-                b'}' => self.single(Tok::RBrace),
-                b',' => self.single(Tok::Comma),
-                b'(' => self.single(Tok::LParen),
-                b')' => self.single(Tok::RParen),
-                b';' => self.single(Tok::Semi),
-                _ if is_symbol_char(c) || c == b'#' => self.symbol(),
-                _ => self.unexpected_char(),
             }
+            b'{' if self.peek(1) == b'-' => self.block_comment(),
+            b'-' if self.peek(1).is_ascii_digit() => self.number(),
+            b'0'..=b'9' => self.number(),
+            b'a'..=b'z' | b'_' | b'A'..=b'Z' => self.ident(),
+            b'"' => self.string(),
+            b'\\' => self.flag(),
+            b'{' => self.single(Tok::LBrace),
+            b'}' => self.single(Tok::RBrace),
+            b',' => self.single(Tok::Comma),
+            b'(' => self.single(Tok::LParen),
+            b')' => self.single(Tok::RParen),
+            b';' => self.single(Tok::Semi),
+            _ if is_symbol_char(c) || c == b'#' => self.symbol(),
+            _ => self.unexpected_char(),
         }
     }
 

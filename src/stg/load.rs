@@ -152,8 +152,7 @@ fn load_inner(
             continue;
         }
         names.insert(name.clone(), file);
-        let text = sources.file(file).text.clone();
-        let (module, file_diags) = parse(file, &name, &text);
+        let (module, file_diags) = parse(file, &name, &sources.file(file).text);
         if file_diags.iter().any(Diagnostic::is_error) {
             parsed_all = false;
         }

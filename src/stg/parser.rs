@@ -34,6 +34,7 @@ use crate::stg::syntax::*;
 use chumsky::error::RichPattern;
 use chumsky::input::{Input as _, MappedInput};
 use chumsky::prelude::*;
+use std::cell::RefCell;
 
 type In<'t> = MappedInput<'t, Tok<'t>, SimpleSpan, &'t [(Tok<'t>, SimpleSpan)]>;
 
@@ -46,74 +47,39 @@ pub fn parse_module(
     module_name: &str,
     text: &str,
 ) -> (Option<Module>, Vec<Diagnostic>) {
-    let (tokens, mut diags) = lexer::lex(file, text);
-    // Where the lexer reported errors: a parse error in the same binding after
-    // one of them is almost always a consequence, so it is not reported.
-    let lex_errors: Vec<u32> = diags.iter().map(|d| d.span.start).collect();
-    let (laid, layout_diags) = layout::layout(file, tokens, text.len());
+    // Tokens stream from the lexer through layout, and each top-level
+    // binding's tokens are parsed in batches of about [`BATCH_TOKENS`], so
+    // the front end never holds the whole file's tokens (docs/PERFORMANCE.md,
+    // "Large valid input").
+    let lexer = RefCell::new(lexer::Lexer::new(file, text));
+    let tokens = std::iter::from_fn(|| lexer.borrow_mut().next_token());
+    let mut batch = Batch::default();
+    let mut bindings = Vec::new();
+    let mut parse_diags = Vec::new();
+    let layout_diags = layout::layout_items(file, tokens, text.len(), |item, poisoned, next| {
+        let start = batch.toks.len();
+        batch
+            .toks
+            .extend(item.map(|t| (t.tok, SimpleSpan::from(t.start as usize..t.end as usize))));
+        batch.items.push(BatchItem {
+            range: start..batch.toks.len(),
+            poisoned,
+            next,
+        });
+        if batch.toks.len() >= BATCH_TOKENS {
+            batch.parse(
+                file,
+                text,
+                &lexer.borrow().diags,
+                &mut bindings,
+                &mut parse_diags,
+            );
+        }
+    });
+    let mut diags = lexer.into_inner().diags;
+    batch.parse(file, text, &diags, &mut bindings, &mut parse_diags);
     diags.extend(layout_diags);
-    let toks: Vec<(Tok<'_>, SimpleSpan)> = laid
-        .tokens
-        .into_iter()
-        .map(|t| (t.tok, SimpleSpan::from(t.start as usize..t.end as usize)))
-        .collect();
-    // Two parsers: a fast one without error details for the (usual) bindings
-    // that parse, and one with rich errors, run only on a binding that failed.
-    let fast = binding_parser::<EmptyErr>(file);
-    let parser = binding_parser::<Rich<Tok, SimpleSpan>>(file);
-    let mut bindings = Vec::with_capacity(laid.items.len());
-    for (i, item) in laid.items.iter().enumerate() {
-        if item.poisoned {
-            continue;
-        }
-        let slice = &toks[item.range.clone()];
-        let (Some(first), Some(last)) = (slice.first(), slice.last()) else {
-            continue;
-        };
-        let (start, end) = (first.1.start, last.1.end);
-        let empty_blocks = empty_block_errors(file, slice);
-        let had_empty_block = !empty_blocks.is_empty();
-        diags.extend(empty_blocks);
-        // A lex error up to the next binding counts for this one: an
-        // unclosed `{-` swallows the rest of the file, so the binding ends
-        // early at it and the parser's complaints there are its consequence.
-        let next = laid.items[i + 1..]
-            .iter()
-            .find_map(|n| toks.get(n.range.start))
-            .map_or(text.len(), |t| t.1.start);
-        let first_lex_error = lex_errors
-            .iter()
-            .copied()
-            .find(|&p| (start as u32..next.max(end + 1) as u32).contains(&p));
-        // Where the consequences start: at the error, or at the binding's
-        // end when the error lies beyond it.
-        let cut = first_lex_error.map(|p| (p as usize).min(end));
-        let eoi = SimpleSpan::from(end..end);
-        if !had_empty_block
-            && first_lex_error.is_none()
-            && let Ok(b) = fast.parse(slice.split_token_span(eoi)).into_result()
-        {
-            bindings.push(b);
-            continue;
-        }
-        let (out, errs) = parser
-            .parse(slice.split_token_span(eoi))
-            .into_output_errors();
-        let ok = errs.is_empty() && !had_empty_block && first_lex_error.is_none();
-        if !had_empty_block {
-            for e in errs {
-                if matches!(e.found(), Some(Tok::Error))
-                    || cut.is_some_and(|c| c <= e.span().start.max(start))
-                {
-                    continue;
-                }
-                diags.push(to_diagnostic(file, text, &e, slice, end));
-            }
-        }
-        if let (Some(b), true) = (out, ok) {
-            bindings.push(b);
-        }
-    }
+    diags.extend(parse_diags);
     diags.sort_by_key(|d| d.span);
     if diags.iter().any(Diagnostic::is_error) {
         (None, diags)
@@ -126,6 +92,102 @@ pub fn parse_module(
             }),
             diags,
         )
+    }
+}
+
+/// Tokens per batch of top-level bindings parsed together (a binding is
+/// never split; the parsers are built once per batch).
+const BATCH_TOKENS: usize = 1 << 12;
+
+/// Top-level bindings' tokens waiting to be parsed.
+#[derive(Default)]
+struct Batch<'a> {
+    toks: Vec<(Tok<'a>, SimpleSpan)>,
+    items: Vec<BatchItem>,
+}
+
+/// One top-level binding in a [`Batch`].
+struct BatchItem {
+    /// Its tokens in [`Batch::toks`].
+    range: std::ops::Range<usize>,
+    /// Layout found it too deep to parse (already reported).
+    poisoned: bool,
+    /// Where the next binding starts (the end of the text for the last).
+    next: usize,
+}
+
+impl<'a> Batch<'a> {
+    /// Parses every binding of the batch into `bindings` (those without
+    /// errors) and `parse_diags`, then empties it. `lex_diags` are the
+    /// lexer's errors so far: a parse error in the same binding after one of
+    /// them is almost always a consequence, so it is not reported.
+    fn parse(
+        &mut self,
+        file: FileId,
+        text: &str,
+        lex_diags: &[Diagnostic],
+        bindings: &mut Vec<Binding>,
+        parse_diags: &mut Vec<Diagnostic>,
+    ) {
+        let lex_errors: Vec<u32> = lex_diags.iter().map(|d| d.span.start).collect();
+        // The parsers borrow the tokens: gone before the batch is emptied.
+        {
+            // Two parsers: a fast one without error details for the (usual) bindings
+            // that parse, and one with rich errors, run only on a binding that failed.
+            let fast = binding_parser::<EmptyErr>(file);
+            let parser = binding_parser::<Rich<Tok, SimpleSpan>>(file);
+            for item in &self.items {
+                if item.poisoned {
+                    continue;
+                }
+                let slice = &self.toks[item.range.clone()];
+                let (Some(first), Some(last)) = (slice.first(), slice.last()) else {
+                    continue;
+                };
+                let (start, end) = (first.1.start, last.1.end);
+                let empty_blocks = empty_block_errors(file, slice);
+                let had_empty_block = !empty_blocks.is_empty();
+                parse_diags.extend(empty_blocks);
+                // A lex error up to the next binding counts for this one: an
+                // unclosed `{-` swallows the rest of the file, so the binding ends
+                // early at it and the parser's complaints there are its consequence.
+                let next = item.next;
+                let first_lex_error = lex_errors
+                    .iter()
+                    .copied()
+                    .find(|&p| (start as u32..next.max(end + 1) as u32).contains(&p));
+                // Where the consequences start: at the error, or at the binding's
+                // end when the error lies beyond it.
+                let cut = first_lex_error.map(|p| (p as usize).min(end));
+                let eoi = SimpleSpan::from(end..end);
+                if !had_empty_block
+                    && first_lex_error.is_none()
+                    && let Ok(b) = fast.parse(slice.split_token_span(eoi)).into_result()
+                {
+                    bindings.push(b);
+                    continue;
+                }
+                let (out, errs) = parser
+                    .parse(slice.split_token_span(eoi))
+                    .into_output_errors();
+                let ok = errs.is_empty() && !had_empty_block && first_lex_error.is_none();
+                if !had_empty_block {
+                    for e in errs {
+                        if matches!(e.found(), Some(Tok::Error))
+                            || cut.is_some_and(|c| c <= e.span().start.max(start))
+                        {
+                            continue;
+                        }
+                        parse_diags.push(to_diagnostic(file, text, &e, slice, end));
+                    }
+                }
+                if let (Some(b), true) = (out, ok) {
+                    bindings.push(b);
+                }
+            }
+        }
+        self.toks.clear();
+        self.items.clear();
     }
 }
 
@@ -169,6 +231,14 @@ fn empty_block_errors(file: FileId, slice: &[(Tok, SimpleSpan)]) -> Vec<Diagnost
     out
 }
 
+/// `v` without spare capacity: the tree keeps every list it parses, and a
+/// list collected item by item has room for about twice its length
+/// (docs/PERFORMANCE.md, "Large valid input").
+fn shrunk<T>(mut v: Vec<T>) -> Vec<T> {
+    v.shrink_to_fit();
+    v
+}
+
 fn binding_parser<'t, Er>(file: FileId) -> impl Parser<'t, In<'t>, Binding, extra::Err<Er>> + Clone
 where
     Er: chumsky::error::Error<'t, In<'t>>
@@ -189,10 +259,12 @@ where
     let atoms = atom
         .separated_by(just(Tok::Comma))
         .collect::<Vec<_>>()
+        .map(shrunk)
         .delimited_by(just(Tok::LBrace), just(Tok::RBrace));
     let vars = var
         .separated_by(just(Tok::Comma))
         .collect::<Vec<_>>()
+        .map(shrunk)
         .delimited_by(just(Tok::LBrace), just(Tok::RBrace));
     let sep = choice((just(Tok::Semi), just(Tok::VSemi)))
         .repeated()
@@ -270,6 +342,7 @@ where
         .allow_leading()
         .allow_trailing()
         .collect::<Vec<_>>()
+        .map(shrunk)
         .delimited_by(just(Tok::VOpen), just(Tok::VClose));
 
     let pattern = choice((
@@ -305,6 +378,7 @@ where
         .allow_leading()
         .allow_trailing()
         .collect::<Vec<_>>()
+        .map(shrunk)
         .delimited_by(just(Tok::VOpen), just(Tok::VClose));
 
     let let_expr = choice((just(Tok::Let).to(false), just(Tok::Letrec).to(true)))
