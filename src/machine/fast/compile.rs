@@ -15,6 +15,18 @@
 //! the rule loop (`rules.rs`) fires its rule. So does any expression with a
 //! local variable outside its environment (lowering never makes one; the
 //! rule loop reads such a variable as `0#`).
+//!
+//! # Verified once, indexed without checks
+//!
+//! [`compile`] ends with [`Compiled::verify`], which checks every index the
+//! op loop follows from one table into another: each op's operands,
+//! alternatives, `let` closures and next expressions, each alternative's
+//! bound slots and body, each lambda's body, `case_alts`. A program that
+//! fails it (lowering never makes one) gets no ops at all: every
+//! expression is left to the rule loop. The op loop then reads the tables
+//! through the `unsafe` accessors below without bounds checks; each says
+//! which verified fact makes it sound, and checks it with `debug_assert!`
+//! in the builds `cargo test` makes.
 
 use std::collections::HashMap;
 
@@ -148,6 +160,243 @@ pub(super) struct Compiled {
     pub max_env: usize,
 }
 
+impl Compiled {
+    /// Is operand `o` in the constant area or within `max_env` slots of an
+    /// environment's base?
+    fn opnd_ok(&self, o: Opnd) -> bool {
+        if o.0 & Opnd::LOCAL != 0 {
+            ((o.0 & !Opnd::LOCAL) as usize) < self.max_env
+        } else {
+            (o.0 as usize) < self.constants.len()
+        }
+    }
+
+    /// Check every index the op loop follows without a bounds check (see
+    /// the module doc): `Err` names the first that is out of its table.
+    pub fn verify(&self, code: &Code) -> Result<(), String> {
+        let nexprs = code.exprs.len();
+        let expr = |e: ExprId, what: &str| {
+            if (e as usize) < nexprs {
+                Ok(())
+            } else {
+                Err(format!("{what}: expression {e} of {nexprs}"))
+            }
+        };
+        let range = |first: u32, n: u32, len: usize, what: &str| {
+            if first as usize + n as usize <= len {
+                Ok(())
+            } else {
+                Err(format!("{what}: {first}+{n} of {len}"))
+            }
+        };
+        let slot = |s: u32, what: &str| {
+            if (s as usize) < self.max_env {
+                Ok(())
+            } else {
+                Err(format!("{what}: slot {s} of {}", self.max_env))
+            }
+        };
+        if self.ops.len() != nexprs || self.case_alts.len() != nexprs {
+            return Err("ops or case_alts: not one per expression".into());
+        }
+        if let Some(o) = self.opnds.iter().find(|o| !self.opnd_ok(**o)) {
+            return Err(format!("operand {o:?} out of its area"));
+        }
+        let alts_ok = |a: u32| {
+            if (a as usize) < self.alts.len() {
+                Ok(())
+            } else {
+                Err(format!("alternatives {a} of {}", self.alts.len()))
+            }
+        };
+        for (e, op) in self.ops.iter().enumerate() {
+            let opnd = |o: Opnd| {
+                if self.opnd_ok(o) {
+                    Ok(())
+                } else {
+                    Err(format!("op {e}: operand {o:?}"))
+                }
+            };
+            match *op {
+                Op::Rules | Op::Lit(_) => {}
+                Op::Let { first, n, body, .. } => {
+                    range(first, n, self.lets.len(), "let")?;
+                    expr(body, "let body")?;
+                    for b in &self.lets[first as usize..(first + n) as usize] {
+                        slot(b.slot, "let slot")?;
+                        range(b.first_free, b.nfree, self.opnds.len(), "let free")?;
+                        if b.lambda as usize >= code.lambdas.len() {
+                            return Err(format!("op {e}: lambda {}", b.lambda));
+                        }
+                    }
+                }
+                Op::CaseVar { x, alts } => {
+                    opnd(x)?;
+                    alts_ok(alts)?;
+                }
+                Op::CasePrim { a, b, alts, .. } => {
+                    opnd(a)?;
+                    opnd(b)?;
+                    alts_ok(alts)?;
+                }
+                Op::Case { scrut, .. } => expr(scrut, "case scrutinee")?,
+                Op::CallGlobal { lam, first, n } => {
+                    if lam as usize >= code.lambdas.len() {
+                        return Err(format!("op {e}: lambda {lam}"));
+                    }
+                    range(first, n, self.opnds.len(), "call")?;
+                }
+                Op::App { f, first, n } => {
+                    opnd(f)?;
+                    range(first, n, self.opnds.len(), "application")?;
+                }
+                Op::Con { first, n, .. } => range(first, n, self.opnds.len(), "constructor")?,
+                Op::Prim { a, b, .. } => {
+                    opnd(a)?;
+                    opnd(b)?;
+                }
+                Op::Scc { body, .. } => expr(body, "scc body")?,
+            }
+        }
+        for a in &self.alts {
+            match a.on {
+                AltsOn::Con => {
+                    range(a.first, a.n, self.con_alts.len(), "alternatives")?;
+                    for c in &self.con_alts[a.first as usize..(a.first + a.n) as usize] {
+                        range(c.first_bind, c.nbinds, self.bind_slots.len(), "binds")?;
+                        expr(c.body, "alternative")?;
+                    }
+                }
+                AltsOn::Int => {
+                    range(a.first, a.n, self.int_alts.len(), "alternatives")?;
+                    for &(_, body) in &self.int_alts[a.first as usize..(a.first + a.n) as usize] {
+                        expr(body, "alternative")?;
+                    }
+                }
+                AltsOn::Default => {}
+            }
+            if a.default != NONE {
+                expr(a.default, "default")?;
+            }
+            if a.default_bind != NONE {
+                slot(a.default_bind, "default binder")?;
+            }
+        }
+        for &s in &self.bind_slots {
+            slot(s, "bound field")?;
+        }
+        for &a in &self.case_alts {
+            if a != NONE {
+                alts_ok(a)?;
+            }
+        }
+        for l in &code.lambdas {
+            expr(l.body, "lambda body")?;
+        }
+        Ok(())
+    }
+
+    /// The op of expression `pc`.
+    ///
+    /// # Safety
+    /// `pc < ops.len()`: `pc` is a next expression read from a verified
+    /// table (an op, an alternative, a lambda's body), or was checked.
+    #[inline(always)]
+    pub unsafe fn op(&self, pc: ExprId) -> Op {
+        debug_assert!((pc as usize) < self.ops.len());
+        // SAFETY: the caller's `pc` is in range (see above).
+        unsafe { *self.ops.get_unchecked(pc as usize) }
+    }
+
+    /// Operand `i` of an argument list.
+    ///
+    /// # Safety
+    /// `i < opnds.len()`: `i` lies in the range `first..first + n` of a
+    /// verified op or `let` closure.
+    #[inline(always)]
+    pub unsafe fn opnd(&self, i: u32) -> Opnd {
+        debug_assert!((i as usize) < self.opnds.len());
+        // SAFETY: in range by the caller's verified op (see above).
+        unsafe { *self.opnds.get_unchecked(i as usize) }
+    }
+
+    /// The alternatives `a`.
+    ///
+    /// # Safety
+    /// `a < alts.len()`: `a` is an op's (verified) or a continuation's,
+    /// which is `case_alts` of its case (verified), not `NONE`.
+    #[inline(always)]
+    pub unsafe fn alts(&self, a: u32) -> &Alts {
+        debug_assert!((a as usize) < self.alts.len());
+        // SAFETY: in range (see above).
+        unsafe { self.alts.get_unchecked(a as usize) }
+    }
+
+    /// The algebraic alternatives of `alts`.
+    ///
+    /// # Safety
+    /// `alts` is an entry of `self.alts` with `on == AltsOn::Con`, whose
+    /// range [`Compiled::verify`] checked.
+    #[inline(always)]
+    pub unsafe fn con_alts(&self, alts: &Alts) -> &[ConAlt] {
+        let (from, to) = (alts.first as usize, alts.first as usize + alts.n as usize);
+        debug_assert!(from <= to && to <= self.con_alts.len());
+        // SAFETY: a verified range (see above).
+        unsafe { self.con_alts.get_unchecked(from..to) }
+    }
+
+    /// The primitive alternatives of `alts`.
+    ///
+    /// # Safety
+    /// `alts` is an entry of `self.alts` with `on == AltsOn::Int`, whose
+    /// range [`Compiled::verify`] checked.
+    #[inline(always)]
+    pub unsafe fn int_alts(&self, alts: &Alts) -> &[(i64, ExprId)] {
+        let (from, to) = (alts.first as usize, alts.first as usize + alts.n as usize);
+        debug_assert!(from <= to && to <= self.int_alts.len());
+        // SAFETY: a verified range (see above).
+        unsafe { self.int_alts.get_unchecked(from..to) }
+    }
+
+    /// The slots an algebraic alternative binds, each below `max_env`.
+    ///
+    /// # Safety
+    /// `alt` is an entry of `self.con_alts`, whose range
+    /// [`Compiled::verify`] checked.
+    #[inline(always)]
+    pub unsafe fn bind_slots(&self, alt: &ConAlt) -> &[u32] {
+        let from = alt.first_bind as usize;
+        let to = from + alt.nbinds as usize;
+        debug_assert!(to <= self.bind_slots.len());
+        // SAFETY: a verified range (see above).
+        unsafe { self.bind_slots.get_unchecked(from..to) }
+    }
+
+    /// The closures of a `let`.
+    ///
+    /// # Safety
+    /// `first..first + n` is the range of a verified `Op::Let`.
+    #[inline(always)]
+    pub unsafe fn lets(&self, first: u32, n: u32) -> &[LetClosure] {
+        let (from, to) = (first as usize, first as usize + n as usize);
+        debug_assert!(to <= self.lets.len());
+        // SAFETY: a verified range (see above).
+        unsafe { self.lets.get_unchecked(from..to) }
+    }
+
+    /// `case_alts[e]`: `NONE`, or an index of `alts` (verified).
+    ///
+    /// # Safety
+    /// `e < case_alts.len()`, that is, `e` is an expression (a program
+    /// counter, see [`Compiled::op`]).
+    #[inline(always)]
+    pub unsafe fn case_alts(&self, e: ExprId) -> u32 {
+        debug_assert!((e as usize) < self.case_alts.len());
+        // SAFETY: in range (see above).
+        unsafe { *self.case_alts.get_unchecked(e as usize) }
+    }
+}
+
 /// How many steps an op's fast path fires at most before its return (the
 /// op loop leaves an op to the rule loop unless this many steps fit before
 /// the step limit and the next census). `CaseVar` on a constructor value:
@@ -234,6 +483,13 @@ pub(super) fn compile(code: &Code) -> Compiled {
             let op = k.op(e as ExprId, size).unwrap_or(Op::Rules);
             k.c.ops[e] = op;
         }
+    }
+    if let Err(e) = k.c.verify(code) {
+        // Lowering never makes such a program; if it did, the rule loop
+        // runs all of it, with its own checks.
+        debug_assert!(false, "compiled tables: {e}");
+        k.c.ops.fill(Op::Rules);
+        k.c.case_alts.fill(NONE);
     }
     k.c
 }

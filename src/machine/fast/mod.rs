@@ -925,10 +925,15 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     }
 
     /// Push the case continuation of rule 4 for the case `e` (no step).
+    ///
+    /// # Safety
+    /// `e` is an expression of the program (below `code.exprs.len()`).
     #[inline(always)]
-    fn push_cont(&mut self, e: ExprId) {
+    unsafe fn push_cont(&mut self, e: ExprId) {
         self.at = e;
-        let alts = self.k.case_alts[e as usize];
+        // SAFETY: `e` is an expression, and `case_alts` has one entry per
+        // expression (`Compiled::verify`).
+        let alts = unsafe { self.k.case_alts(e) };
         let cont = Frame::cont(
             e,
             alts,
@@ -1024,6 +1029,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 // The constant area: the globals, then the literals.
                 let vals = &mut self.s.vals;
                 vals.truncate(0);
+                // Room for the op loop's unchecked slots (`values.rs`).
+                vals.set_room(self.k.max_env);
                 vals.extend_from_slice(&globals);
                 vals.extend_from_slice(&self.k.constants[globals.len()..]);
                 self.const_top = vals.len();

@@ -83,7 +83,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                         ExprCode::Case { scrut, .. } => {
                             // Rule 4.
                             self.check_limits("4", self.env_len + 3)?;
-                            self.push_cont(e);
+                            // SAFETY: `e` is an expression: `code.exprs[e]` was read above.
+                            unsafe { self.push_cont(e) };
                             // A scrutinee that binds variables runs in a copy
                             // of the frame (the reference engine clones it):
                             // what it binds is not kept alive by the
@@ -100,9 +101,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                             );
                             if binds {
                                 let (b, n) = (self.env_base, self.env_len);
-                                self.s.vals.truncate(b + n);
-                                self.s.vals.extend_from_within(b, n);
-                                self.env_base = b + n;
+                                self.env_base = self.s.vals.copy_env(b, n);
                             }
                             self.s.ctl = Ctl::Eval(*scrut);
                             self.steps += 1;

@@ -26,7 +26,7 @@
 //! - the rest (arities, kinds of closure, matching alternatives, pending
 //!   arguments) is what the rule loop's selection looks at.
 
-use super::compile::{Alts, AltsOn, ConAlt, MAX_OP_STEPS, NONE, Op};
+use super::compile::{Alts, AltsOn, ConAlt, MAX_OP_STEPS, NONE, Op, Opnd};
 use super::*;
 
 /// Most fields of a constructor the op loop returns, and most arguments of
@@ -69,18 +69,48 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         (self.stack_words() + words) as u64 <= self.op_stack_words
     }
 
+    /// The value of operand `o` in the current environment.
+    ///
+    /// # Safety
+    /// `o` is an operand of the verified tables (`Compiled::verify`: a
+    /// local slot below `max_env`, or in the constant area).
     #[inline(always)]
-    fn opnd_value(&self, i: u32) -> Value {
-        self.s.vals[self.k.opnds[i as usize].index(self.env_base)]
+    unsafe fn value_of(&self, o: Opnd) -> Value {
+        // SAFETY: `env_base` is a base the machine holds and the slot is
+        // below the room the value stack keeps past its high-water mark
+        // (`values.rs`), or the index is in the constant area.
+        unsafe { self.s.vals.get(o.index(self.env_base)) }
     }
 
+    /// The value of operand `i` of an argument list.
+    ///
+    /// # Safety
+    /// `i` lies in the range of a verified op or `let` closure.
     #[inline(always)]
-    fn select_con(&self, alts: &Alts, c: ConId) -> ConSel {
+    unsafe fn opnd_value(&self, i: u32) -> Value {
+        // SAFETY: `i` is in range (the caller's verified op), and the
+        // operands in `opnds` are verified.
+        unsafe { self.value_of(self.k.opnd(i)) }
+    }
+
+    /// Set slot `slot` of the current environment.
+    ///
+    /// # Safety
+    /// `slot` was read from the verified tables (below `max_env`).
+    #[inline(always)]
+    unsafe fn set_local(&mut self, slot: u32, v: Value) {
+        // SAFETY: as in `value_of`.
+        unsafe { self.s.vals.set(self.env_base + slot as usize, v) }
+    }
+
+    /// # Safety
+    /// `alts` is an entry of the verified `Compiled::alts`.
+    #[inline(always)]
+    unsafe fn select_con(&self, alts: &Alts, c: ConId) -> ConSel {
         match alts.on {
             AltsOn::Con => {
-                let from = alts.first as usize;
-                let to = from + alts.n as usize;
-                let con_alts = &self.k.con_alts[from..to];
+                // SAFETY: `alts` is verified and on constructors.
+                let con_alts = unsafe { self.k.con_alts(alts) };
                 // Most cases have one or two alternatives: the first is
                 // looked at without a loop.
                 if let Some(alt) = con_alts.first()
@@ -102,13 +132,15 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         }
     }
 
+    /// # Safety
+    /// `alts` is an entry of the verified `Compiled::alts`.
     #[inline(always)]
-    fn select_int(&self, alts: &Alts, k: i64) -> IntSel {
+    unsafe fn select_int(&self, alts: &Alts, k: i64) -> IntSel {
         match alts.on {
             AltsOn::Int => {
-                let from = alts.first as usize;
-                let to = from + alts.n as usize;
-                if let Some(&(_, body)) = self.k.int_alts[from..to].iter().find(|a| a.0 == k) {
+                // SAFETY: `alts` is verified and on `Int#`s.
+                let int_alts = unsafe { self.k.int_alts(alts) };
+                if let Some(&(_, body)) = int_alts.iter().find(|a| a.0 == k) {
                     return IntSel::Body(body, None);
                 }
             }
@@ -123,14 +155,18 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     }
 
     /// Bind an alternative's fields (rule 6) in the current environment.
+    ///
+    /// # Safety
+    /// `alt` is an entry of the verified `Compiled::con_alts`.
     #[inline(always)]
-    fn bind_fields(&mut self, alt: &ConAlt, fs: &[Value]) {
-        let from = alt.first_bind as usize;
-        let slots = &self.k.bind_slots[from..from + alt.nbinds as usize];
+    unsafe fn bind_fields(&mut self, alt: &ConAlt, fs: &[Value]) {
+        // SAFETY: `alt` is verified; its slots are below `max_env`.
+        let slots = unsafe { self.k.bind_slots(alt) };
         let base = self.env_base;
         for (slot, &w) in slots.iter().zip(fs) {
-            // Slots are within the environment (checked by the compiler).
-            self.s.vals[base + *slot as usize] = w;
+            // SAFETY: a verified slot of the current environment (see
+            // `value_of`).
+            unsafe { self.s.vals.set(base + *slot as usize, w) };
         }
     }
 
@@ -142,6 +178,11 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         let Ctl::Eval(mut pc) = self.s.ctl else {
             return false;
         };
+        // From here on every program counter comes from the verified
+        // tables (`Compiled::verify`); this one comes from the rule loop.
+        if pc as usize >= self.k.ops.len() {
+            return false;
+        }
         let start = self.steps;
         let budget = self.limit.min(self.next_event);
         // An op runs while `steps + MAX_OP_STEPS <= budget`, that is while
@@ -151,7 +192,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             if self.steps >= op_end {
                 break;
             }
-            let next = match self.k.ops[pc as usize] {
+            // SAFETY: `pc` was checked above or read from a verified table.
+            let next = match unsafe { self.k.op(pc) } {
                 Op::Rules => break,
                 Op::Let {
                     first,
@@ -165,25 +207,32 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     }
                     self.at = pc;
                     let cc = self.cc;
-                    let lets = first as usize..(first + n) as usize;
                     // Bind every name first (letrec), then build each
                     // closure with its free variables, as the rule loop.
                     let mut next = self.heap.next_addr();
-                    for b in &self.k.lets[lets.clone()] {
-                        self.s.vals[self.env_base + b.slot as usize] = Value::Ptr(next);
+                    // SAFETY: the range of a verified `let`.
+                    let lets = unsafe { self.k.lets(first, n) };
+                    for b in lets {
+                        // SAFETY: a verified slot (see `value_of`).
+                        unsafe {
+                            self.s
+                                .vals
+                                .set(self.env_base + b.slot as usize, Value::Ptr(next))
+                        };
                         next += closure_words(b.nfree as usize) as Addr;
                     }
-                    for b in &self.k.lets[lets] {
+                    for b in lets {
                         let info = Info {
                             tag: Tag::Lambda,
                             n: b.nfree,
                             index: b.lambda,
                         };
-                        let (vals, base) = (&self.s.vals, self.env_base);
-                        let opnds = &self.k.opnds[b.first_free as usize..];
-                        let r = self
-                            .heap
-                            .alloc_with(info, cc, b.nfree as usize, |i| vals[opnds[i].index(base)]);
+                        let (vals, base, k) = (&self.s.vals, self.env_base, &self.k);
+                        let r = self.heap.alloc_with(info, cc, b.nfree as usize, |i| {
+                            // SAFETY: `i < nfree`: an operand of the
+                            // verified closure, read as in `value_of`.
+                            unsafe { vals.get(k.opnd(b.first_free + i as u32).index(base)) }
+                        });
                         debug_assert!(r.is_some());
                     }
                     if PROF {
@@ -193,17 +242,19 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     body
                 }
                 Op::CaseVar { x, alts } => {
-                    let v = self.s.vals[x.index(self.env_base)];
-                    match self.case_var(pc, v, alts) {
+                    // SAFETY: a verified operand.
+                    let v = unsafe { self.value_of(x) };
+                    // SAFETY: the op's verified alternatives.
+                    match unsafe { self.case_var(pc, v, alts) } {
                         Some(next) => next,
                         None => break,
                     }
                 }
                 Op::CasePrim { op, a, b, alts } => {
                     // Rules 4, 14 and 11, 12 or 13.
-                    let base = self.env_base;
+                    // SAFETY: verified operands.
                     let (Value::Int(x), Value::Int(y)) =
-                        (self.s.vals[a.index(base)], self.s.vals[b.index(base)])
+                        (unsafe { self.value_of(a) }, unsafe { self.value_of(b) })
                     else {
                         break;
                     };
@@ -213,12 +264,15 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     if !self.fits(self.env_len + 3) {
                         break;
                     }
-                    let IntSel::Body(body, bind) = self.select_int(&self.k.alts[alts as usize], r)
+                    // SAFETY: the op's verified alternatives.
+                    let IntSel::Body(body, bind) =
+                        (unsafe { self.select_int(self.k.alts(alts), r) })
                     else {
                         break;
                     };
                     if let Some(slot) = bind {
-                        self.s.vals[base + slot as usize] = Value::Int(r);
+                        // SAFETY: a verified default binder.
+                        unsafe { self.set_local(slot, Value::Int(r)) };
                     }
                     self.at = pc;
                     self.steps += 3;
@@ -233,11 +287,10 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     if !self.fits(n + 3) {
                         break;
                     }
-                    self.push_cont(pc);
+                    // SAFETY: `pc` is an expression.
+                    unsafe { self.push_cont(pc) };
                     if copy {
-                        self.s.vals.truncate(b + n);
-                        self.s.vals.extend_from_within(b, n);
-                        self.env_base = b + n;
+                        self.env_base = self.s.vals.copy_env(b, n);
                     }
                     self.steps += 1;
                     scrut
@@ -246,14 +299,18 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     // Rules 1 and 2: a global function has no free
                     // variables, and its stack (the empty one) appends
                     // nothing.
-                    let l = self.p.lams[lam as usize];
+                    // SAFETY: `lam` verified below the number of lambdas,
+                    // which is `p.lams`'s length.
+                    debug_assert!((lam as usize) < self.p.lams.len());
+                    let l = unsafe { *self.p.lams.get_unchecked(lam as usize) };
                     let n = n as usize;
                     if n > MAX_FIELDS || !self.fits(n) {
                         break;
                     }
                     let mut xs = [Value::Int(0); MAX_FIELDS];
                     for (i, x) in xs.iter_mut().enumerate().take(n) {
-                        *x = self.opnd_value(first + i as u32);
+                        // SAFETY: `i < n`, the op's verified range.
+                        *x = unsafe { self.opnd_value(first + i as u32) };
                     }
                     self.at = pc;
                     if PROF {
@@ -264,8 +321,10 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     l.body
                 }
                 Op::App { f, first, n } => {
-                    let v = self.s.vals[f.index(self.env_base)];
-                    match self.app(pc, v, first, n as usize, budget) {
+                    // SAFETY: a verified operand.
+                    let v = unsafe { self.value_of(f) };
+                    // SAFETY: the op's verified range.
+                    match unsafe { self.app(pc, v, first, n as usize, budget) } {
                         Some(next) => next,
                         None => return self.steps != start,
                     }
@@ -278,7 +337,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     }
                     let mut fs = [Value::Int(0); MAX_FIELDS];
                     for (i, x) in fs.iter_mut().enumerate().take(n) {
-                        *x = self.opnd_value(first + i as u32);
+                        // SAFETY: `i < n`, the op's verified range.
+                        *x = unsafe { self.opnd_value(first + i as u32) };
                     }
                     self.at = pc;
                     self.steps += 1;
@@ -298,9 +358,9 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 }
                 Op::Prim { op, a, b } => {
                     // Rule 14, then the return.
-                    let base = self.env_base;
+                    // SAFETY: verified operands.
                     let (Value::Int(x), Value::Int(y)) =
-                        (self.s.vals[a.index(base)], self.s.vals[b.index(base)])
+                        (unsafe { self.value_of(a) }, unsafe { self.value_of(b) })
                     else {
                         break;
                     };
@@ -372,20 +432,25 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// body is a constructor application (4, 1, 2, 5 and 6 or 8). With one
     /// when `x` is a thunk (4, 1, 15: on to its body). `None`: left to the
     /// rule loop.
+    ///
+    /// # Safety
+    /// `pc` is an expression and `alts` its verified alternatives (the
+    /// operands of an `Op::CaseVar` at `pc`).
     #[inline(always)]
-    fn case_var(&mut self, pc: ExprId, v: Value, alts: u32) -> Option<ExprId> {
-        let base = self.env_base;
+    unsafe fn case_var(&mut self, pc: ExprId, v: Value, alts: u32) -> Option<ExprId> {
         match v {
             Value::Int(k) => {
                 if !self.fits(self.env_len + 3) {
                     return None;
                 }
-                let IntSel::Body(body, bind) = self.select_int(&self.k.alts[alts as usize], k)
+                // SAFETY: verified alternatives.
+                let IntSel::Body(body, bind) = (unsafe { self.select_int(self.k.alts(alts), k) })
                 else {
                     return None;
                 };
                 if let Some(slot) = bind {
-                    self.s.vals[base + slot as usize] = Value::Int(k);
+                    // SAFETY: a verified default binder.
+                    unsafe { self.set_local(slot, Value::Int(k)) };
                 }
                 self.at = pc;
                 self.steps += 3;
@@ -399,10 +464,12 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 match info.tag {
                     Tag::Con => {
                         // Rules 2 and 5 read the fields from the heap.
-                        let next =
+                        // SAFETY: verified alternatives.
+                        let next = unsafe {
                             self.case_value(pc, alts, info.index, info.n as usize, |m, i| {
                                 m.heap.payload(a, i)
-                            });
+                            })
+                        };
                         // (Used only if the op fires.)
                         if PROF && next.is_some() {
                             self.heap.used(a);
@@ -417,20 +484,29 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 // rule 5 reads the body's atoms in the
                                 // closure's environment (its free
                                 // variables, then `0#` slots).
-                                let Op::Con { con, first, n } = self.k.ops[lam.body as usize]
+                                // SAFETY: a lambda's body (verified).
+                                let Op::Con { con, first, n } = (unsafe { self.k.op(lam.body) })
                                 else {
                                     return None;
                                 };
-                                let next = self.case_value(pc, alts, con, n as usize, |m, i| {
-                                    let o = m.k.opnds[first as usize + i];
-                                    if o.0 & compile::Opnd::LOCAL == 0 {
-                                        m.s.vals[o.0 as usize]
-                                    } else if o.0 & !compile::Opnd::LOCAL < lam.nfree {
-                                        m.heap.payload(a, (o.0 & !compile::Opnd::LOCAL) as usize)
-                                    } else {
-                                        Value::Int(0)
-                                    }
-                                });
+                                // SAFETY: verified alternatives; `i < n`,
+                                // the verified range of the `Con` op, whose
+                                // constant operands are in the constant
+                                // area.
+                                let next = unsafe {
+                                    self.case_value(pc, alts, con, n as usize, |m, i| {
+                                        let o = m.k.opnd(first + i as u32);
+                                        if o.0 & compile::Opnd::LOCAL == 0 {
+                                            m.s.vals.get(o.0 as usize)
+                                        } else if o.0 & !compile::Opnd::LOCAL < lam.nfree {
+                                            m.heap
+                                                .payload(a, (o.0 & !compile::Opnd::LOCAL) as usize)
+                                        } else {
+                                            Value::Int(0)
+                                        }
+                                    })
+                                };
+                                // (Used only if the op fires.)
                                 if PROF && next.is_some() {
                                     self.heap.used(a);
                                 }
@@ -442,7 +518,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 if !self.fits(n + 3 + 4) {
                                     return None;
                                 }
-                                self.push_cont(pc);
+                                // SAFETY: `pc` is an expression.
+                                unsafe { self.push_cont(pc) };
                                 self.steps += 1;
                                 if let ExprCode::Case { scrut, .. } =
                                     self.code.exprs[pc as usize].code
@@ -469,8 +546,11 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// fields straight into the environment (a case whose scrutinee only
     /// reads atoms runs in the continuation's frame). `None` for rule 7
     /// (it allocates) or no alternative (an error).
+    ///
+    /// # Safety
+    /// `alts` is an index of the verified `Compiled::alts`.
     #[inline(always)]
-    fn case_value(
+    unsafe fn case_value(
         &mut self,
         pc: ExprId,
         alts: u32,
@@ -481,14 +561,15 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         if !self.fits(self.env_len + 3) {
             return None;
         }
-        let body = match self.select_con(&self.k.alts[alts as usize], con) {
+        // SAFETY: verified alternatives.
+        let body = match unsafe { self.select_con(self.k.alts(alts), con) } {
             ConSel::Alt(alt) => {
-                let from = alt.first_bind as usize;
-                let base = self.env_base;
-                for i in 0..(alt.nbinds as usize).min(n) {
-                    let slot = self.k.bind_slots[from + i];
+                // SAFETY: `alt` is a verified entry of `con_alts`.
+                let slots = unsafe { self.k.bind_slots(&alt) };
+                for (i, &slot) in slots.iter().enumerate().take(n) {
                     let v = field(self, i);
-                    self.s.vals[base + slot as usize] = v;
+                    // SAFETY: a verified slot (see `value_of`).
+                    unsafe { self.s.vals.set(self.env_base + slot as usize, v) };
                 }
                 alt.body
             }
@@ -518,8 +599,18 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// given exactly its arguments; 1 and 15 for a thunk; 1, 2 and 5 for a
     /// constructor value, then its return. `None` when the op loop stops:
     /// in `Eval` of this op (`ctl` is set) or in a return.
+    ///
+    /// # Safety
+    /// `first..first + n` is the verified range of the `Op::App` at `pc`.
     #[inline(always)]
-    fn app(&mut self, pc: ExprId, v: Value, first: u32, n: usize, budget: u64) -> Option<ExprId> {
+    unsafe fn app(
+        &mut self,
+        pc: ExprId,
+        v: Value,
+        first: u32,
+        n: usize,
+        budget: u64,
+    ) -> Option<ExprId> {
         let code = self.code;
         let stop = |m: &mut Self| {
             m.s.ctl = Ctl::Eval(pc);
@@ -553,7 +644,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                         }
                         let mut xs = [Value::Int(0); MAX_FIELDS];
                         for (i, x) in xs.iter_mut().enumerate().take(n) {
-                            *x = self.opnd_value(first + i as u32);
+                            // SAFETY: `i < n`, the op's verified range.
+                            *x = unsafe { self.opnd_value(first + i as u32) };
                         }
                         self.at = pc;
                         if PROF {
@@ -625,14 +717,16 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 if self.s.args.len() > cont.as_height as usize || a == NONE {
                     break;
                 }
-                let alts = self.k.alts[a as usize];
-                let sel = self.select_con(&alts, c);
+                // SAFETY: a continuation's alternatives are `case_alts` of
+                // its case (`push_cont`), verified, and not `NONE`.
+                let sel = unsafe { self.select_con(self.k.alts(a), c) };
                 let (body, bind) = match sel {
                     ConSel::Alt(alt) => {
                         // Rule 6.
                         self.switch(self.cc);
                         self.return_to(cont);
-                        self.bind_fields(&alt, fs);
+                        // SAFETY: `alt` is a verified entry of `con_alts`.
+                        unsafe { self.bind_fields(&alt, fs) };
                         (alt.body, None)
                     }
                     ConSel::Default(body) => {
@@ -728,7 +822,9 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 if self.s.args.len() > cont.as_height as usize || a == NONE {
                     break;
                 }
-                let IntSel::Body(body, bind) = self.select_int(&self.k.alts[a as usize], k) else {
+                // SAFETY: as in `ret_con`.
+                let IntSel::Body(body, bind) = (unsafe { self.select_int(self.k.alts(a), k) })
+                else {
                     break;
                 };
                 // Rules 11, 12, 13.

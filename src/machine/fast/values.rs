@@ -5,6 +5,18 @@
 //! values above the top are dead (the collector does not see them) and are
 //! kept only as room, so that opening an environment writes its slots in
 //! place instead of pushing them one by one.
+//!
+//! # Room past the high-water mark
+//!
+//! The area always holds [`ValueStack::room`] slots past the highest top
+//! the stack has had (`open` grows it so, and nothing shrinks it). Every
+//! environment base the machine holds was at most the top when it was
+//! made (an environment is opened at the floor, a scrutinee's copy at the
+//! top, a continuation keeps its environment's base), so `base + slot` is
+//! inside the area for every slot below `room`, which the op loop sets to
+//! the largest environment it runs in (`Compiled::max_env`, above every
+//! slot its verified tables name): [`ValueStack::get`] and
+//! [`ValueStack::set`] index without a bounds check on that ground.
 
 use crate::gc::Value;
 
@@ -29,6 +41,9 @@ pub(super) struct ValueStack {
     /// Room for the stack; `area[..top]` is the stack.
     area: Vec<Value>,
     top: usize,
+    /// Slots the area holds past the highest top so far (see the module
+    /// doc).
+    room: usize,
 }
 
 impl ValueStack {
@@ -36,7 +51,44 @@ impl ValueStack {
         ValueStack {
             area: vec![Value::Int(0); n],
             top: 0,
+            room: 0,
         }
+    }
+
+    /// Keep `room` slots past the highest top from now on (see the module
+    /// doc); only ever raised.
+    pub fn set_room(&mut self, room: usize) {
+        self.room = self.room.max(room);
+        let end = self.top;
+        if end + self.room > self.area.len() {
+            self.grow(end);
+        }
+    }
+
+    /// The value at `i`.
+    ///
+    /// # Safety
+    /// `i < base + room` for an environment base `base` the machine holds
+    /// (see the module doc), or `i` is in the constant area.
+    #[inline(always)]
+    pub unsafe fn get(&self, i: usize) -> Value {
+        debug_assert!(i < self.top, "slot {i} above the top {}", self.top);
+        debug_assert!(i < self.area.len());
+        // SAFETY: `i` is within the area by the caller's bound and the
+        // room kept past the high-water mark (see the module doc).
+        unsafe { *self.area.get_unchecked(i) }
+    }
+
+    /// Set the value at `i`.
+    ///
+    /// # Safety
+    /// As [`ValueStack::get`].
+    #[inline(always)]
+    pub unsafe fn set(&mut self, i: usize, v: Value) {
+        debug_assert!(i < self.top, "slot {i} above the top {}", self.top);
+        debug_assert!(i < self.area.len());
+        // SAFETY: as in `get`.
+        unsafe { *self.area.get_unchecked_mut(i) = v }
     }
 
     /// The height of the stack.
@@ -57,22 +109,23 @@ impl ValueStack {
     #[inline(always)]
     pub fn open(&mut self, base: usize, size: usize) -> &mut [Value] {
         let end = base + size;
-        if end > self.area.len() {
+        if end + self.room > self.area.len() {
             self.grow(end);
         }
         self.top = end;
         &mut self.area[base..end]
     }
 
-    /// Make room up to `end` and a little beyond. The vector's capacity
+    /// Make room up to `end`, `room` past it and a little beyond. The vector's capacity
     /// grows by doubling, but only the slots up to the new room are
     /// written, so that memory never used is never resident.
     #[cold]
     #[inline(never)]
     fn grow(&mut self, end: usize) {
         const SLACK: usize = 256;
-        self.area.reserve(end + SLACK - self.area.len());
-        self.area.resize(end + SLACK, Value::Int(0));
+        let want = end + self.room + SLACK;
+        self.area.reserve(want - self.area.len());
+        self.area.resize(want, Value::Int(0));
     }
 
     /// Push the values of `from` (a scrutinee's copy of its environment,
@@ -82,12 +135,15 @@ impl ValueStack {
         self.open(base, from.len()).copy_from_slice(from);
     }
 
-    /// Push a copy of `self[from..from + n]`.
+    /// Copy the environment `self[from..from + n]` just above itself (a
+    /// scrutinee's copy), dropping what was above it; returns the copy's
+    /// base, `from + n`.
     #[inline]
-    pub fn extend_from_within(&mut self, from: usize, n: usize) {
-        let base = self.top;
+    pub fn copy_env(&mut self, from: usize, n: usize) -> usize {
+        let base = from + n;
         self.open(base, n);
-        self.area.copy_within(from..from + n, base);
+        self.area.copy_within(from..base, base);
+        base
     }
 
     /// The stack, bottom first.
@@ -141,7 +197,7 @@ mod tests {
         let env = s.open(2, 3);
         env.copy_from_slice(&[Value::Int(3), Value::Int(4), Value::Int(5)]);
         assert_eq!(s.len(), 5);
-        s.extend_from_within(2, 3);
+        assert_eq!(s.copy_env(2, 3), 5);
         assert_eq!(s.len(), 8);
         assert_eq!(s[5..8], [Value::Int(3), Value::Int(4), Value::Int(5)]);
         s.truncate(9);
