@@ -308,6 +308,18 @@ impl Compiled {
         unsafe { *self.ops.get_unchecked(pc as usize) }
     }
 
+    /// [`Compiled::op`] by reference, so that a `match` loads only the
+    /// fields its arm uses.
+    ///
+    /// # Safety
+    /// As [`Compiled::op`].
+    #[inline(always)]
+    pub unsafe fn op_ref(&self, pc: ExprId) -> &Op {
+        debug_assert!((pc as usize) < self.ops.len());
+        // SAFETY: the caller's `pc` is in range.
+        unsafe { self.ops.get_unchecked(pc as usize) }
+    }
+
     /// Operand `i` of an argument list.
     ///
     /// # Safety
@@ -716,6 +728,45 @@ impl Compiler<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn code_of(text: &str) -> Code {
+        let mut sources = crate::stg::source::SourceMap::new();
+        let loaded = crate::stg::load::load(&mut sources, &[("t.stg".into(), text.into())], false)
+            .unwrap_or_else(|d| panic!("{d:?}"));
+        crate::machine::lower::lower(&loaded.program).unwrap()
+    }
+
+    const PROGRAM: &str = "main = {} \\u {} -> f {1#, 2#}\n\
+        f = {} \\r {x, y} -> case +# {x, y} of\n  3# -> I# {x}\n  r -> let p = {r} \\u {} -> I# {r} in p {}\n";
+
+    #[test]
+    fn compiled_tables_pass_verification_and_a_bad_index_fails_it() {
+        let code = code_of(PROGRAM);
+        let mut c = compile(&code);
+        assert_eq!(c.verify(&code), Ok(()));
+        assert!(c.ops.iter().any(|o| matches!(o, Op::CasePrim { .. })));
+        // Each table the op loop reads unchecked, made to point past its
+        // end, is caught.
+        let bad = |f: &dyn Fn(&mut Compiled)| {
+            let mut k = compile(&code);
+            f(&mut k);
+            assert!(k.verify(&code).is_err());
+        };
+        bad(&|k| k.opnds.push(Opnd(Opnd::LOCAL | k.max_env as u32)));
+        bad(&|k| k.opnds.push(Opnd(k.constants.len() as u32)));
+        bad(&|k| k.bind_slots.push(k.max_env as u32));
+        bad(&|k| k.case_alts[0] = k.alts.len() as u32);
+        bad(&|k| k.alts[0].n += 100);
+        bad(&|k| {
+            let e = k.ops.len() as u32;
+            k.ops[0] = Op::Scc { cc: 0, body: e };
+        });
+        bad(&|k| {
+            k.ops.pop();
+        });
+        c.int_alts.clear();
+        assert!(c.verify(&code).is_err());
+    }
 
     #[test]
     fn operands_index_locals_from_the_base_and_constants_absolutely() {

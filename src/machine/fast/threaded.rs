@@ -193,7 +193,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 break;
             }
             // SAFETY: `pc` was checked above or read from a verified table.
-            let next = match unsafe { self.k.op(pc) } {
+            let next = match *unsafe { self.k.op_ref(pc) } {
                 Op::Rules => break,
                 Op::Let {
                     first,

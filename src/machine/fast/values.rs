@@ -191,6 +191,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_area_keeps_room_past_the_highest_top() {
+        let mut s = ValueStack::with_capacity(2);
+        s.set_room(1000);
+        assert!(s.area.len() >= 1000);
+        for (base, size) in [(0, 5), (3, 2000), (10, 1), (2003, 7)] {
+            s.open(base, size);
+            assert!(s.area.len() >= base + size + 1000);
+        }
+        s.truncate(0);
+        // Lowering the top gives nothing back.
+        assert!(s.area.len() >= 2010 + 1000);
+        assert_eq!(s.copy_env(0, 0), 0);
+    }
+
+    #[test]
     fn open_truncate_and_copy_move_the_top() {
         let mut s = ValueStack::with_capacity(2);
         s.extend_from_slice(&[Value::Int(1), Value::Int(2)]);
