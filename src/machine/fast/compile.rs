@@ -303,9 +303,8 @@ impl Compiled {
     /// table (an op, an alternative, a lambda's body), or was checked.
     #[inline(always)]
     pub unsafe fn op(&self, pc: ExprId) -> Op {
-        debug_assert!((pc as usize) < self.ops.len());
         // SAFETY: the caller's `pc` is in range (see above).
-        unsafe { *self.ops.get_unchecked(pc as usize) }
+        unsafe { *self.op_ref(pc) }
     }
 
     /// [`Compiled::op`] by reference, so that a `match` loads only the
@@ -351,10 +350,8 @@ impl Compiled {
     /// range [`Compiled::verify`] checked.
     #[inline(always)]
     pub unsafe fn con_alts(&self, alts: &Alts) -> &[ConAlt] {
-        let (from, to) = (alts.first as usize, alts.first as usize + alts.n as usize);
-        debug_assert!(from <= to && to <= self.con_alts.len());
         // SAFETY: a verified range (see above).
-        unsafe { self.con_alts.get_unchecked(from..to) }
+        unsafe { run(&self.con_alts, alts.first, alts.n) }
     }
 
     /// The primitive alternatives of `alts`.
@@ -364,10 +361,8 @@ impl Compiled {
     /// range [`Compiled::verify`] checked.
     #[inline(always)]
     pub unsafe fn int_alts(&self, alts: &Alts) -> &[(i64, ExprId)] {
-        let (from, to) = (alts.first as usize, alts.first as usize + alts.n as usize);
-        debug_assert!(from <= to && to <= self.int_alts.len());
         // SAFETY: a verified range (see above).
-        unsafe { self.int_alts.get_unchecked(from..to) }
+        unsafe { run(&self.int_alts, alts.first, alts.n) }
     }
 
     /// The slots an algebraic alternative binds, each below `max_env`.
@@ -377,11 +372,8 @@ impl Compiled {
     /// [`Compiled::verify`] checked.
     #[inline(always)]
     pub unsafe fn bind_slots(&self, alt: &ConAlt) -> &[u32] {
-        let from = alt.first_bind as usize;
-        let to = from + alt.nbinds as usize;
-        debug_assert!(to <= self.bind_slots.len());
         // SAFETY: a verified range (see above).
-        unsafe { self.bind_slots.get_unchecked(from..to) }
+        unsafe { run(&self.bind_slots, alt.first_bind, alt.nbinds) }
     }
 
     /// The closures of a `let`.
@@ -390,10 +382,8 @@ impl Compiled {
     /// `first..first + n` is the range of a verified `Op::Let`.
     #[inline(always)]
     pub unsafe fn lets(&self, first: u32, n: u32) -> &[LetClosure] {
-        let (from, to) = (first as usize, first as usize + n as usize);
-        debug_assert!(to <= self.lets.len());
         // SAFETY: a verified range (see above).
-        unsafe { self.lets.get_unchecked(from..to) }
+        unsafe { run(&self.lets, first, n) }
     }
 
     /// `case_alts[e]`: `NONE`, or an index of `alts` (verified).
@@ -407,6 +397,18 @@ impl Compiled {
         // SAFETY: in range (see above).
         unsafe { *self.case_alts.get_unchecked(e as usize) }
     }
+}
+
+/// The `n` entries of `table` from `first`, without a bounds check.
+///
+/// # Safety
+/// `first + n <= table.len()` (a range [`Compiled::verify`] checked).
+#[inline(always)]
+unsafe fn run<T>(table: &[T], first: u32, n: u32) -> &[T] {
+    let (from, to) = (first as usize, first as usize + n as usize);
+    debug_assert!(to <= table.len());
+    // SAFETY: in range by the caller's verified range.
+    unsafe { table.get_unchecked(from..to) }
 }
 
 /// How many steps an op's fast path fires at most before its return (the
