@@ -117,7 +117,8 @@ pub fn chromium() -> bool {
 }
 
 /// The DOM of the page at `url` after its scripts ran, from headless
-/// Chromium with a fresh profile in `dir`.
+/// Chromium with a fresh profile in `dir` (with the flags of
+/// `tests/chromium_args.mjs`, which the Node drivers share).
 pub fn dump_dom(dir: &Path, url: &str) -> String {
     let out = Command::new("chromium")
         .args([

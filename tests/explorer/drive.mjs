@@ -9,6 +9,7 @@
 //   node drive.mjs sweep PAGE...      show every step forwards, then backwards,
 //                                     and every closure's card: no script errors
 import { chromium } from "playwright-core";
+import { CHROMIUM_ARGS } from "../chromium_args.mjs";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,15 +21,7 @@ const profile = mkdtempSync(join(tmpdir(), "stg-explorer-"));
 const browser = await chromium.launchPersistentContext(profile, {
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
   headless: true,
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
+  args: CHROMIUM_ARGS,
   viewport: { width: 1680, height: 1050 },
   deviceScaleFactor: 1,
 });
