@@ -95,6 +95,7 @@ fn check(programs: &[Program], stacks: bool, auto: AutoCc, stress_steps: u64) {
             HeapProfileBy::CostCentre,
             HeapProfileBy::Kind,
             HeapProfileBy::Descr,
+            HeapProfileBy::Retainer,
             HeapProfileBy::Biography,
         ] {
             let o = RunOptions {
@@ -192,6 +193,11 @@ fn every_step_boundary() {
                 (HeapProfileBy::Descr, 5),
                 (HeapProfileBy::Biography, 1),
                 (HeapProfileBy::Biography, 4),
+                // A retainer census starts from the roots: after any step
+                // the two engines' roots must reach the same closures
+                // directly (not through a thunk in one of them only).
+                (HeapProfileBy::Retainer, 1),
+                (HeapProfileBy::Retainer, 3),
             ] {
                 let o = RunOptions {
                     heap_profile: Some(by),

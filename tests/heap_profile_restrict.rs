@@ -1,5 +1,6 @@
 //! Heap-profile restrictions (`--heap-profile-cc`, `--heap-profile-descr`,
-//! GHC's `-hc<name>` and `-hd<descr>`): a restricted profile counts
+//! GHC's `-hc<name>` and `-hd<descr>`), in every mode (retainer sets
+//! included): a restricted profile counts
 //! exactly the closures the unrestricted one puts in the bands it names,
 //! census by census, on both engines alike; a name that matches nothing
 //! is warned about.
@@ -152,6 +153,50 @@ fn in_stacks_mode_the_innermost_cost_centre_is_matched() {
         unnumbered(filtered(&all, |b| innermost(b) == name)),
         "{name}"
     );
+}
+
+/// A retainer profile restricted to a description counts, census by
+/// census, the bytes of that description's band, each in the retainer
+/// set the unrestricted profile puts it in: the traversal still runs over
+/// the whole heap, only the counting is restricted.
+#[test]
+fn a_retainer_profile_is_restricted_like_the_others() {
+    use CostCentreMode::Stacks;
+    let wanted = "Prelude.foldl.acc";
+    let by_descr = profile("foldl_leak", Stacks, HeapProfileBy::Descr, &[], &[]);
+    let all = profile("foldl_leak", Stacks, HeapProfileBy::Retainer, &[], &[]);
+    let only = profile(
+        "foldl_leak",
+        Stacks,
+        HeapProfileBy::Retainer,
+        &[],
+        &[wanted],
+    );
+    let expected = totals(&filtered(&by_descr, |b| b == wanted));
+    assert!(expected.iter().any(|&t| t > 10_000), "{by_descr:?}");
+    assert_eq!(totals(&only), expected);
+    // Set numbers are the profile's own: compare the sets' names.
+    let strip = |b: &str| b.split_once(')').map_or(b, |(_, r)| r).to_string();
+    for ((step, kept), (_, every)) in only.iter().zip(&all) {
+        for (band, bytes) in kept {
+            let whole: u64 = every
+                .iter()
+                .filter(|(b, _)| strip(b) == strip(band))
+                .map(|(_, v)| v)
+                .sum();
+            assert!(
+                *bytes <= whole,
+                "step {step}: {band} {bytes} bytes, {whole} unrestricted"
+            );
+        }
+    }
+    // The thunks of the chain are held by the thunks of the chain (built
+    // under main), the outermost by the machine's roots.
+    let names: Vec<String> = only
+        .iter()
+        .flat_map(|(_, b)| b.keys().map(|k| strip(k)))
+        .collect();
+    assert!(names.iter().any(|n| n == "main"), "{names:?}");
 }
 
 #[test]

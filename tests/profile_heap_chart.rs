@@ -370,6 +370,18 @@ fn hp2ps_reads_what_stg_run_writes() {
         ),
         ("kind", &["--heap-profile=kind"][..]),
         ("descr", &["--heap-profile=descr"][..]),
+        (
+            "retainer",
+            &["--heap-profile=retainer", "--auto-cc=all"][..],
+        ),
+        (
+            "retainer-stacks",
+            &[
+                "--heap-profile=retainer",
+                "--cost-centres=stacks",
+                "--auto-cc=all",
+            ][..],
+        ),
         ("biography", &["--heap-profile=biography"][..]),
     ] {
         let run_dir = dir.join(name);
@@ -406,6 +418,29 @@ fn hp2ps_reads_what_stg_run_writes() {
             String::from_utf8_lossy(&ps).contains(prefix),
             "{name}: {prefix} not in the chart"
         );
+    }
+}
+
+/// `stg-prof heap` draws a retainer profile, its sets' names in the key
+/// as the file writes them.
+#[test]
+fn stg_prof_heap_draws_a_retainer_profile() {
+    let dir = scratch("profile_heap_chart", "retainer");
+    let src = cli_common::program("foldl_leak.stg");
+    stg_run_in(
+        &dir,
+        &[
+            src.to_str().unwrap(),
+            "--heap-interval=2000",
+            "--heap-profile=retainer",
+            "--cost-centres=stacks",
+            "--auto-cc=all",
+        ],
+    );
+    let svg = stg_prof(&["heap"], &dir.join("foldl_leak.hp"));
+    assert!(svg.contains("<svg"), "not an SVG: {svg}");
+    for band in ["(1)main", "(2)SYSTEM"] {
+        assert!(svg.contains(band), "{band} not in the chart's key");
     }
 }
 

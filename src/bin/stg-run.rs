@@ -159,9 +159,11 @@ struct Cli {
 
     /// Take a census of the live heap every --heap-interval steps and write `<stem>.hp`
     /// (GHC's heap-profile format; draw it with `stg-prof heap` or hp2ps), grouped by the cost centre (or stack) that
-    /// built each closure (`cc`), by closure kind (`kind`), by description (`descr`) or by
-    /// the phase of each closure's life (`biography`: LAG, USE, DRAG, VOID, like GHC's -hb;
-    /// written at the end of the run, when the phases are known).
+    /// built each closure (`cc`), by closure kind (`kind`), by description (`descr`), by
+    /// retainer set (`retainer`: the cost centres of the thunks holding each closure, SYSTEM
+    /// for the stacks and globals, like GHC's -hr) or by the phase of each closure's life
+    /// (`biography`: LAG, USE, DRAG, VOID, like GHC's -hb; written at the end of the run, when
+    /// the phases are known).
     #[arg(help_heading = HEAP, long, value_enum, value_name = "BY")]
     heap_profile: Option<HeapByArg>,
 
@@ -176,7 +178,8 @@ struct Cli {
 
     /// Longest band name of a stacks-mode heap profile by cost centre, like GHC's -L:
     /// `(n)inner/.../outer` is cut to N characters with `...`; `<stem>.hp.stacks`
-    /// lists each band's whole stack.
+    /// lists each band's whole stack. A retainer set's name, `(n)label,label`, is cut
+    /// to N characters in all, as GHC cuts it.
     #[arg(help_heading = HEAP, long, value_name = "N", default_value_t = heap_profile::DEFAULT_LABEL_LENGTH as u64,
           value_parser = clap::value_parser!(u64).range(heap_profile::MIN_LABEL_LENGTH as u64..=heap_profile::MAX_LABEL_LENGTH as u64))]
     heap_label_length: u64,
@@ -247,6 +250,7 @@ enum HeapByArg {
     Cc,
     Kind,
     Descr,
+    Retainer,
     Biography,
 }
 
@@ -537,6 +541,7 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
             HeapByArg::Cc => HeapProfileBy::CostCentre,
             HeapByArg::Kind => HeapProfileBy::Kind,
             HeapByArg::Descr => HeapProfileBy::Descr,
+            HeapByArg::Retainer => HeapProfileBy::Retainer,
             HeapByArg::Biography => HeapProfileBy::Biography,
         }),
         heap_interval: cli.heap_interval,
@@ -875,6 +880,10 @@ fn write_results(
         let summary = result.heap_profile.as_ref();
         if let Some(warning) = summary.and_then(|h| h.budget_warning()) {
             say(&format!("stg-run: warning: {warning}\n"));
+        }
+        if let Some(limit) = summary.and_then(|h| h.retainer_limit.as_ref()) {
+            say(&format!("stg-run: error: {limit}\n"));
+            status = io_status;
         }
         for warning in summary.map(|h| h.unmatched_warnings()).unwrap_or_default() {
             say(&format!("stg-run: warning: {warning}\n"));

@@ -41,6 +41,7 @@ use std::time::{Duration, Instant};
 
 pub mod biography;
 pub mod memory_limit;
+pub mod retainer;
 
 use biography::Biographies;
 

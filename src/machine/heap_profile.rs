@@ -1,7 +1,8 @@
 //! Heap profiles (SEMANTICS.md "Heap, garbage collection, heap profiles"):
 //! a census of the live heap every `--heap-interval` steps, grouped by cost
-//! centre (or stack), by closure kind, by description, or by the phase of
-//! each closure's life (biography, with `crate::gc::biography`), written
+//! centre (or stack), by closure kind, by description, by retainer set
+//! (with `crate::gc::retainer`), or by the phase of each closure's life
+//! (biography, with `crate::gc::biography`), written
 //! in GHC's `.hp` format (readable by `hp2ps`), sample unit `steps`.
 //!
 //! A [`HeapProfiler`] writes each census to its output as it is taken, so
@@ -10,8 +11,10 @@
 //! in stacks mode a band is named as GHC's `-hc` names a cost-centre stack,
 //! `(n)inner/…/outer`, shortened to `--heap-label-length` characters as
 //! GHC's `-L` does, and each stack is listed whole, once, in a side
-//! listing (`<stem>.hp.stacks`). A size budget stops the censuses, with a
-//! warning, before the files pass `--max-heap-profile`.
+//! listing (`<stem>.hp.stacks`). A retainer set is named as GHC's `-hr`
+//! names one, `(n)` and its retainers' labels joined by commas, cut to
+//! `--heap-label-length` characters in all. A size budget stops the
+//! censuses, with a warning, before the files pass `--max-heap-profile`.
 //!
 //! Engine-independent: a census is a function of the heap and the code,
 //! and band numbers are handed out in an order that depends on nothing
@@ -22,7 +25,8 @@ use std::collections::hash_map::Entry;
 use std::io::{self, Write};
 
 use crate::gc::biography::Phase;
-use crate::gc::{Addr, Heap, Info, Tag, Value};
+use crate::gc::retainer::{self, RetainerSets, SYSTEM, SetId};
+use crate::gc::{Addr, Heap, Info, Roots, Tag, Value};
 use crate::machine::CostCentreMode;
 use crate::machine::accounting::Accounting;
 use crate::machine::code::{Code, ExprCode};
@@ -31,12 +35,16 @@ use crate::profile::one_line;
 use crate::stg::syntax::Flag;
 
 /// How a census groups closures
-/// (`--heap-profile=cc|kind|descr|biography`).
+/// (`--heap-profile=cc|kind|descr|retainer|biography`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HeapProfileBy {
     CostCentre,
     Kind,
     Descr,
+    /// By retainer set (GHC's `-hr`): the cost centres (stacks in stacks
+    /// mode) of the thunks that hold on to the closure, `SYSTEM` for the
+    /// machine's roots (`crate::gc::retainer`).
+    Retainer,
     /// By phase of the closure's life (GHC's `-hb`): `LAG`, `USE`,
     /// `DRAG`, `VOID`, known only at the end of the run, when the samples
     /// are written.
@@ -128,6 +136,10 @@ pub struct HeapProfileSummary {
     /// The names of `--heap-profile-cc` and `--heap-profile-descr` that no
     /// census found a closure of, with their option's name.
     pub unmatched: Vec<(&'static str, String)>,
+    /// Why a retainer profile stopped early: its traversal would have
+    /// needed more memory than the heap limit allows it (none was taken
+    /// from that census on; the file holds the censuses before).
+    pub retainer_limit: Option<String>,
 }
 
 impl HeapProfileSummary {
@@ -286,6 +298,10 @@ pub struct HeapProfiler<'w> {
     biography: Vec<(u64, u64, u64)>,
     /// Bytes the biographical samples not yet written may take at most.
     biography_bytes: u64,
+    /// A retainer profile's sets, numbered for the whole run.
+    retainer_sets: RetainerSets,
+    /// Why the retainer censuses stopped (see the summary's field).
+    retainer_limit: Option<String>,
 }
 
 impl<'w> HeapProfiler<'w> {
@@ -347,6 +363,8 @@ impl<'w> HeapProfiler<'w> {
             restriction: Restriction::new(options, mode),
             biography: Vec::new(),
             biography_bytes: 0,
+            retainer_sets: RetainerSets::default(),
+            retainer_limit: None,
         };
         let header = hp_header(&options.job, &options.date);
         let listing = if p.stacks_mode {
@@ -365,7 +383,7 @@ impl<'w> HeapProfiler<'w> {
     /// reached or a write failed). The engines skip a census's collection
     /// when not.
     pub fn active(&self) -> bool {
-        self.budget_reached.is_none() && self.error.is_none()
+        self.budget_reached.is_none() && self.error.is_none() && self.retainer_limit.is_none()
     }
 
     /// Was the last census taken at `step`? The engines take their final
@@ -378,8 +396,16 @@ impl<'w> HeapProfiler<'w> {
     /// A census of the heap as it is (call it right after a collection, so
     /// that only live closures are counted), written out at once. Static
     /// closures are left out, as GHC does; what a CAF evaluates to is
-    /// counted.
-    pub fn census(&mut self, heap: &mut Heap, code: &Code, acct: &Accounting, step: u64) {
+    /// counted. `roots` are the machine's roots (a retainer profile starts
+    /// from them; the other kinds do not read them).
+    pub fn census(
+        &mut self,
+        heap: &mut Heap,
+        code: &Code,
+        acct: &Accounting,
+        step: u64,
+        roots: &mut dyn Roots,
+    ) {
         if !self.active() {
             return;
         }
@@ -389,6 +415,35 @@ impl<'w> HeapProfiler<'w> {
         }
         let heap = &*heap;
         let by = self.by;
+        let retained = if by == HeapProfileBy::Retainer {
+            // The traversal's side memory may take what the copying
+            // collector's second semi-space may: half the heap limit.
+            let limit = heap.max_bytes() / 2;
+            let mut retainer_of = |_: Addr, info: Info, cc: u32| is_thunk(code, info).then_some(cc);
+            match retainer::compute(
+                heap,
+                roots,
+                &mut self.retainer_sets,
+                &mut retainer_of,
+                limit,
+            ) {
+                Ok(r) => Some(r),
+                Err(e) => {
+                    self.retainer_limit = Some(format!(
+                        "the retainer profile's census at step {step} needs more than {} bytes \
+                         beside the heap (half of the heap limit, --max-heap={}) to find the \
+                         retainers of the live closures; no census was taken from there on (the \
+                         file holds the {} before). Raise --max-heap, or profile a smaller input",
+                        e.limit,
+                        heap.max_bytes(),
+                        self.censuses
+                    ));
+                    return;
+                }
+            }
+        } else {
+            None
+        };
         let w = World { heap, code, acct };
         let mut counts = std::mem::take(&mut self.counts);
         counts.clear();
@@ -401,7 +456,14 @@ impl<'w> HeapProfiler<'w> {
             if restricted && !restriction.counts(&w, a, info, cc) {
                 return;
             }
-            let key = group_key(by, heap, a, info, cc);
+            let key = match &retained {
+                Some(r) => match r.set_of(a) {
+                    // (GHC leaves out a closure its traversal did not reach.)
+                    0 => return,
+                    s => s as u64,
+                },
+                None => group_key(by, heap, a, info, cc),
+            };
             counts.entry(key).or_insert((a, info, 0)).2 += info.size() as u64 * 8;
         });
         // New groups get their bands in an order that does not depend on
@@ -531,8 +593,46 @@ impl<'w> HeapProfiler<'w> {
             HeapProfileBy::CostCentre => (vec![key as u32], String::new()),
             HeapProfileBy::Kind => (Vec::new(), kind(w.code, info).to_string()),
             HeapProfileBy::Descr => (Vec::new(), descr(w.code, w.heap, a, info)),
+            HeapProfileBy::Retainer => {
+                let members = self.retainer_members(w, key as SetId);
+                let mut order = Vec::new();
+                let mut labels = String::new();
+                for (label, elements) in members {
+                    labels.push_str(&label);
+                    labels.push('\0');
+                    order.extend(elements);
+                    order.push(u32::MAX);
+                }
+                (order, labels)
+            }
             HeapProfileBy::Biography => (Vec::new(), String::new()),
         }
+    }
+
+    /// The retainers of a set, each as its label (a cost centre's, a
+    /// stack's innermost one's, or `SYSTEM`) and what tells it apart from
+    /// the others of that label in both engines (a stack's cost centres
+    /// from the outside in, a cost centre's number; none for `SYSTEM`),
+    /// in that order: GHC orders a set's members by address.
+    fn retainer_members(&self, w: &World, set: SetId) -> Vec<(String, Vec<u32>)> {
+        let table = &w.code.cost_centres;
+        let mut members: Vec<(String, Vec<u32>)> = self
+            .retainer_sets
+            .members(set)
+            .iter()
+            .map(|&r| {
+                if r == SYSTEM {
+                    ("SYSTEM".to_string(), Vec::new())
+                } else if self.restriction.stacks {
+                    let top = w.acct.stacks.node(r).cc;
+                    (table.name(top).to_string(), w.acct.stacks.elements(r))
+                } else {
+                    (table.name(r).to_string(), vec![r])
+                }
+            })
+            .collect();
+        members.sort();
+        members
     }
 
     /// The band for a group seen for the first time; a stack's whole name
@@ -562,6 +662,14 @@ impl<'w> HeapProfiler<'w> {
                 name
             }
             HeapProfileBy::CostCentre => acct.name(key as u32, table),
+            HeapProfileBy::Retainer => {
+                let labels: Vec<String> = self
+                    .retainer_members(w, key as SetId)
+                    .into_iter()
+                    .map(|(label, _)| label)
+                    .collect();
+                retainer_set_name(next + 1, &labels, self.label_length)
+            }
             HeapProfileBy::Biography => String::new(),
         };
         let name = hp_name(&name);
@@ -642,6 +750,7 @@ impl<'w> HeapProfiler<'w> {
             budget_reached: self.budget_reached,
             error: self.error,
             unmatched: self.restriction.unmatched(),
+            retainer_limit: self.retainer_limit,
         }
     }
 }
@@ -776,6 +885,25 @@ pub fn stack_band_name(elements: &[u32], n: u32, table: &CostCentreTable, max: u
     format!("({n}){buf}")
 }
 
+/// A retainer set's band name as GHC's RTS writes one for `-hr`
+/// (`printRetainerSetShort` in rts/RetainerSet.c): `(n)` followed by the
+/// retainers' labels separated by commas, the whole cut to `max` bytes
+/// (at a character boundary), `(n)` counted and no `...` added; `(n)` is
+/// kept whole however small `max` is.
+pub fn retainer_set_name(n: u32, labels: &[String], max: usize) -> String {
+    let mut name = format!("({n})");
+    let max = max.max(name.len());
+    name.push_str(&labels.join(","));
+    if name.len() > max {
+        let mut cut = max;
+        while !name.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        name.truncate(cut);
+    }
+    name
+}
+
 /// A `.hp` header's DATE for `secs` seconds since the Unix epoch, as GHC
 /// writes it (`Tue Nov 24 08:16 2026`), in UTC. Short, so that it fits
 /// `hp2ps`'s title bar beside the job's name and the total.
@@ -801,6 +929,13 @@ pub fn hp_date(secs: u64) -> String {
         DAYS[(days % 7) as usize],
         MONTHS[(month - 1) as usize]
     )
+}
+
+/// Is the closure a thunk (an updatable or single-entry closure of no
+/// arguments, not yet entered)? Thunks are the retainers of a retainer
+/// profile, as in GHC (whose black holes are not).
+pub fn is_thunk(code: &Code, info: Info) -> bool {
+    kind(code, info) == "THUNK"
 }
 
 /// Kind of a closure: `CON`, `FUN`, `PAP`, `THUNK`, `BLACKHOLE`.

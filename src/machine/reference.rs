@@ -1512,7 +1512,13 @@ impl<'a> Machine<'a> {
         // A collection with nothing requested cannot fail for lack of room.
         let _ = self.collecting(|heap, roots| heap.collect(0, roots));
         if let Some(h) = &mut self.heap_profile {
-            h.census(&mut self.heap, self.code, &self.acct, self.steps);
+            h.census(
+                &mut self.heap,
+                self.code,
+                &self.acct,
+                self.steps,
+                &mut self.s,
+            );
         }
         self.next_census = self.steps.saturating_add(self.heap_interval);
         self.interrupt.look_soon(self.steps);

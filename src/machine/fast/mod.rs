@@ -1103,7 +1103,13 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         }
         self.collect_now();
         if let Some(h) = &mut self.heap_profile {
-            h.census(&mut self.heap, self.code, &self.acct, self.steps);
+            h.census(
+                &mut self.heap,
+                self.code,
+                &self.acct,
+                self.steps,
+                &mut self.s,
+            );
         }
         self.next_census = self.steps.saturating_add(self.heap_interval);
         self.interrupt.look_soon(self.steps);

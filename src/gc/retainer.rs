@@ -1,0 +1,292 @@
+//! Retainer sets (`--heap-profile=retainer`, GHC's `-hr`): for each live
+//! closure, the set of retainers that reach it, computed right after a
+//! collection by a traversal from the machine's roots.
+//!
+//! GHC's definition (rts/RetainerProfile.c): a *retainer* is a closure of
+//! a kind that holds on to data on someone's behalf (in stg-run a thunk,
+//! which the caller of [`compute`] recognises), named by the cost centre
+//! (stack) that built it; constructors, functions and partial
+//! applications are not retainers. A closure's retainer set is the set of
+//! retainers `r` with a path from `r` to it that passes through no other
+//! retainer; the roots (the stacks, the registers and the globals) play
+//! the part of GHC's thread, the retainer [`SYSTEM`]. So a retainer's
+//! children are retained by it, and a closure that is not a retainer
+//! passes on to its children the retainers that reach it.
+//!
+//! The traversal is GHC's "propagate once per (closure, retainer)": a
+//! closure reached by a retainer already in its set stops the walk there,
+//! and a retainer's children are visited once, when the retainer is first
+//! reached. Sets are interned, with a cache of "set plus one retainer", so
+//! that each closure holds one number. The result is a function of the
+//! graph alone, whatever the order of the roots or of the work list.
+//!
+//! Memory: one `u32` per heap word (read at a closure's address), the
+//! work list and the interned sets, all outside the heap's counted words
+//! and allocated only when a retainer profile is asked for. [`compute`]
+//! fails with [`TooBig`] rather than pass the bound it is given.
+
+use std::collections::HashMap;
+
+use super::{Addr, Heap, Info, Roots, Tag, Value};
+
+/// The retainer of everything the roots point at directly: GHC's thread
+/// (its TSO, built under `CCS_SYSTEM`), printed `SYSTEM`.
+pub const SYSTEM: u32 = u32::MAX;
+
+/// An interned retainer set: 0 is the empty set.
+pub type SetId = u32;
+
+/// The traversal's side memory would pass its bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooBig {
+    /// Bytes the traversal needed when it stopped (at least).
+    pub needed: u64,
+    /// The bound it was given.
+    pub limit: u64,
+}
+
+/// Retainer sets interned across censuses: a set's number stays the same
+/// for the whole run, so that it can name a band.
+#[derive(Debug)]
+pub struct RetainerSets {
+    /// The sets' retainers, each sorted by number; set 0 is empty.
+    sets: Vec<Vec<u32>>,
+    index: HashMap<Vec<u32>, SetId>,
+    /// `(set, retainer) -> set with the retainer added`.
+    plus: HashMap<(SetId, u32), SetId>,
+    /// Elements held by `sets` in all.
+    elements: usize,
+}
+
+impl Default for RetainerSets {
+    fn default() -> RetainerSets {
+        let mut index = HashMap::new();
+        index.insert(Vec::new(), 0);
+        RetainerSets {
+            sets: vec![Vec::new()],
+            index,
+            plus: HashMap::new(),
+            elements: 0,
+        }
+    }
+}
+
+impl RetainerSets {
+    /// The retainers of set `s`, sorted by number.
+    pub fn members(&self, s: SetId) -> &[u32] {
+        self.sets.get(s as usize).map_or(&[], Vec::as_slice)
+    }
+
+    fn contains(&self, s: SetId, r: u32) -> bool {
+        self.members(s).binary_search(&r).is_ok()
+    }
+
+    /// The set `s` with `r` added (interned).
+    fn plus(&mut self, s: SetId, r: u32) -> SetId {
+        if let Some(&t) = self.plus.get(&(s, r)) {
+            return t;
+        }
+        let mut members = self.members(s).to_vec();
+        if let Err(i) = members.binary_search(&r) {
+            members.insert(i, r);
+        }
+        let t = match self.index.get(&members) {
+            Some(&t) => t,
+            None => {
+                let t = self.sets.len() as SetId;
+                self.elements += members.len();
+                self.sets.push(members.clone());
+                self.index.insert(members, t);
+                t
+            }
+        };
+        self.plus.insert((s, r), t);
+        t
+    }
+
+    /// Bytes the interned sets take, roughly (each element is held twice,
+    /// in `sets` and as a key of `index`; each table entry a few words).
+    fn bytes(&self) -> u64 {
+        (self.elements as u64) * 8 + (self.sets.len() as u64) * 64 + (self.plus.len() as u64) * 32
+    }
+}
+
+/// The retainer set of each live closure, by address.
+#[derive(Debug)]
+pub struct Retained {
+    of: Vec<SetId>,
+}
+
+impl Retained {
+    /// The set of the closure at `a` (0, the empty set, for a closure no
+    /// root reaches).
+    pub fn set_of(&self, a: Addr) -> SetId {
+        self.of.get(a as usize).copied().unwrap_or(0)
+    }
+}
+
+/// One entry of the work list: a closure and a retainer that reaches it.
+type Work = (Addr, u32);
+
+/// Computes the retainer set of every closure the roots reach (call it
+/// right after a collection). `retainer_of` says whether a closure is a
+/// retainer, and which (its cost centre or stack): it must never return
+/// [`SYSTEM`]. New sets are interned in `sets`. The side memory (the
+/// table, the work list, the sets) stays under `limit` bytes, or the
+/// traversal stops with [`TooBig`].
+pub fn compute(
+    heap: &Heap,
+    roots: &mut dyn Roots,
+    sets: &mut RetainerSets,
+    retainer_of: &mut dyn FnMut(Addr, Info, u32) -> Option<u32>,
+    limit: u64,
+) -> Result<Retained, TooBig> {
+    let words = heap.used_words();
+    let table = words as u64 * 4;
+    let too_big = |needed: u64| TooBig { needed, limit };
+    if table > limit {
+        return Err(too_big(table));
+    }
+    let mut of = vec![0 as SetId; words];
+    let mut work: Vec<Work> = Vec::new();
+    let work_bytes = |w: &Vec<Work>| w.capacity() as u64 * std::mem::size_of::<Work>() as u64;
+    let mut failed = None;
+    roots.visit_roots(&mut |vs: &mut [Value]| {
+        for v in vs.iter() {
+            if let Value::Ptr(a) = *v {
+                work.push((a, SYSTEM));
+            }
+        }
+        let needed = table + work_bytes(&work);
+        if needed > limit {
+            failed.get_or_insert(needed);
+        }
+    });
+    if let Some(needed) = failed {
+        return Err(too_big(needed));
+    }
+    let mut next_look = sets.plus.len() + 1024;
+    while let Some((a, r)) = work.pop() {
+        let Some((a, info)) = heap.deref_info(a) else {
+            continue;
+        };
+        if matches!(info.tag, Tag::Ind | Tag::Forward) {
+            continue;
+        }
+        let Some(slot) = of.get_mut(a as usize) else {
+            continue;
+        };
+        let before = *slot;
+        if sets.contains(before, r) {
+            continue;
+        }
+        *slot = sets.plus(before, r);
+        let child = match retainer_of(a, info, heap.cc(a)) {
+            // A retainer's children were visited when it was first reached.
+            Some(_) if before != 0 => continue,
+            Some(own) => own,
+            None => r,
+        };
+        let had = work.capacity();
+        for i in 0..info.size() - 2 {
+            if let Value::Ptr(p) = heap.payload(a, i) {
+                work.push((p, child));
+            }
+        }
+        // The side memory grows when the work list reallocates and when
+        // sets are interned: look at it then (every 1,024 new entries of
+        // the cache of sets).
+        if work.capacity() != had || sets.plus.len() >= next_look {
+            next_look = sets.plus.len() + 1024;
+            let needed = table + work_bytes(&work) + sets.bytes();
+            if needed > limit {
+                return Err(too_big(needed));
+            }
+        }
+    }
+    let needed = table + sets.bytes();
+    if needed > limit {
+        return Err(too_big(needed));
+    }
+    Ok(Retained { of })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Vals(Vec<Value>);
+    impl Roots for Vals {
+        fn visit_roots(&mut self, f: &mut dyn FnMut(&mut [Value])) {
+            f(&mut self.0);
+        }
+    }
+
+    fn con(n: u32) -> Info {
+        Info {
+            tag: Tag::Con,
+            n,
+            index: 0,
+        }
+    }
+
+    fn thunk(n: u32) -> Info {
+        Info {
+            tag: Tag::Lambda,
+            n,
+            index: 7,
+        }
+    }
+
+    /// Thunks (lambda 7) are retainers named by their cost-centre word.
+    fn thunks(_: Addr, info: Info, cc: u32) -> Option<u32> {
+        (info.tag == Tag::Lambda).then_some(cc)
+    }
+
+    #[test]
+    fn retainers_stop_propagation_and_others_pass_it_on() {
+        let mut heap = Heap::new(1 << 20);
+        // leaf <- cell <- thunk t1 (cc 5) ; root -> t1, root -> cell2 -> leaf
+        let leaf = heap.alloc(con(1), 1, &[Value::Int(3)]).unwrap();
+        let cell = heap.alloc(con(1), 1, &[Value::Ptr(leaf)]).unwrap();
+        let t1 = heap.alloc(thunk(1), 5, &[Value::Ptr(cell)]).unwrap();
+        let t2 = heap.alloc(thunk(1), 6, &[Value::Ptr(t1)]).unwrap();
+        let cell2 = heap.alloc(con(1), 1, &[Value::Ptr(leaf)]).unwrap();
+        let mut roots = Vals(vec![Value::Ptr(t2), Value::Ptr(cell2), Value::Ptr(t2)]);
+        let mut sets = RetainerSets::default();
+        let got = compute(&heap, &mut roots, &mut sets, &mut thunks, u64::MAX).unwrap();
+        let m = |a| sets.members(got.set_of(a)).to_vec();
+        assert_eq!(m(t2), vec![SYSTEM]);
+        assert_eq!(m(t1), vec![6]);
+        assert_eq!(m(cell), vec![5]);
+        assert_eq!(m(leaf), vec![5, SYSTEM]);
+        assert_eq!(m(cell2), vec![SYSTEM]);
+    }
+
+    #[test]
+    fn a_cycle_of_thunks_retains_itself_and_ends() {
+        let mut heap = Heap::new(1 << 20);
+        let a = heap.alloc(thunk(1), 1, &[Value::Int(0)]).unwrap();
+        let b = heap.alloc(thunk(1), 2, &[Value::Ptr(a)]).unwrap();
+        heap.set_payload(a, 0, Value::Ptr(b));
+        let mut roots = Vals(vec![Value::Ptr(a)]);
+        let mut sets = RetainerSets::default();
+        let got = compute(&heap, &mut roots, &mut sets, &mut thunks, u64::MAX).unwrap();
+        assert_eq!(sets.members(got.set_of(a)), &[2, SYSTEM]);
+        assert_eq!(sets.members(got.set_of(b)), &[1]);
+    }
+
+    #[test]
+    fn the_bound_is_an_error_not_growth() {
+        let mut heap = Heap::new(1 << 20);
+        let mut last = heap.alloc(con(1), 1, &[Value::Int(0)]).unwrap();
+        for _ in 0..100 {
+            last = heap.alloc(con(1), 1, &[Value::Ptr(last)]).unwrap();
+        }
+        let mut roots = Vals(vec![Value::Ptr(last)]);
+        let mut sets = RetainerSets::default();
+        let err = compute(&heap, &mut roots, &mut sets, &mut thunks, 64).unwrap_err();
+        assert_eq!(err.limit, 64);
+        assert!(err.needed > 64);
+    }
+}
