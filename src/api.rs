@@ -393,12 +393,13 @@ impl Run {
             });
         }
         let mut sources = SourceMap::new();
-        let loaded = load::load(&mut sources, &user_files, self.prelude).map_err(|diags| {
-            Error::Rejected {
-                errors: diags.iter().filter(|d| d.is_error()).count(),
-                listing: diagnostic::render_all(&diags, &sources, false),
-            }
-        })?;
+        let loaded =
+            load::load_owned(&mut sources, user_files, self.prelude, true).map_err(|diags| {
+                Error::Rejected {
+                    errors: diags.iter().filter(|d| d.is_error()).count(),
+                    listing: diagnostic::render_all(&diags, &sources, false),
+                }
+            })?;
         let warnings = diagnostic::render_all(&loaded.warnings, &sources, false);
         let mut program = loaded.program;
         auto_cc::apply(&mut program, self.auto_cc);

@@ -82,7 +82,7 @@ fn deep_tree(depth: usize) -> Program {
     let var = |i: usize| Ident::new(format!("x{i}"), Span::default());
     let mut body = ex(ExprKind::App {
         fun: var(depth - 1),
-        args: vec![],
+        args: Box::default(),
     });
     for i in (0..depth).rev() {
         let args = if i == 0 {
@@ -93,10 +93,10 @@ fn deep_tree(depth: usize) -> Program {
         let lambda = Lambda {
             free: None,
             flag: Flag::NonUpdatable,
-            args: vec![],
+            args: Box::default(),
             body: ex(ExprKind::Con {
                 con: Ident::new(if i == 0 { "Nil" } else { "Box" }, Span::default()),
-                args,
+                args: args.into(),
             }),
             span: Span::default(),
         };
@@ -105,12 +105,13 @@ fn deep_tree(depth: usize) -> Program {
             bindings: vec![Binding {
                 name: var(i),
                 lambda,
-            }],
+            }]
+            .into(),
             body: Box::new(body),
         });
         if i % 2 == 1 {
             body = ex(ExprKind::Scc {
-                label: format!("s{i}"),
+                label: format!("s{i}").into(),
                 label_span: Span::default(),
                 body: Box::new(body),
             });
@@ -121,7 +122,7 @@ fn deep_tree(depth: usize) -> Program {
         lambda: Lambda {
             free: None,
             flag: Flag::Updatable,
-            args: vec![],
+            args: Box::default(),
             body,
             span: Span::default(),
         },

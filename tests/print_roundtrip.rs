@@ -162,8 +162,14 @@ fn ex(kind: ExprKind) -> Expr {
 
 fn leaf() -> impl Strategy<Value = Expr> {
     prop_oneof![
-        (var(), atoms()).prop_map(|(fun, args)| ex(ExprKind::App { fun, args })),
-        (con(), atoms()).prop_map(|(con, args)| ex(ExprKind::Con { con, args })),
+        (var(), atoms()).prop_map(|(fun, args)| ex(ExprKind::App {
+            fun,
+            args: args.into()
+        })),
+        (con(), atoms()).prop_map(|(con, args)| ex(ExprKind::Con {
+            con,
+            args: args.into()
+        })),
         (
             prop::sample::select(PrimOp::ALL.to_vec()),
             prop::collection::vec(atom(), 2)
@@ -173,7 +179,7 @@ fn leaf() -> impl Strategy<Value = Expr> {
                 ex(ExprKind::Prim {
                     op,
                     op_span: S,
-                    args,
+                    args: args.into(),
                 })
             }),
         lit().prop_map(|k| ex(ExprKind::Lit(k))),
@@ -188,9 +194,9 @@ fn lambda(body: impl Strategy<Value = Expr>) -> impl Strategy<Value = Lambda> {
         body,
     )
         .prop_map(|(free, flag, args, body)| Lambda {
-            free,
+            free: free.map(Vec::into_boxed_slice),
             flag,
-            args,
+            args: args.into(),
             body,
             span: S,
         })
@@ -212,7 +218,15 @@ fn alts(body: BoxedStrategy<Expr>) -> impl Strategy<Value = Vec<Alt>> {
     )
     .prop_map(move |alts| {
         alts.into_iter()
-            .map(|(con, vars, body)| alt(Pattern::Con { con, vars }, body))
+            .map(|(con, vars, body)| {
+                alt(
+                    Pattern::Con {
+                        con,
+                        vars: vars.into(),
+                    },
+                    body,
+                )
+            })
             .collect::<Vec<_>>()
     });
     let literal = prop::collection::vec((lit(), body.clone()), 1..3).prop_map(move |alts| {
@@ -247,15 +261,15 @@ fn expr() -> impl Strategy<Value = Expr> {
             )
                 .prop_map(|(rec, bindings, body)| ex(ExprKind::Let {
                     rec,
-                    bindings,
+                    bindings: bindings.into(),
                     body: Box::new(body)
                 })),
             (inner.clone(), alts(inner.clone())).prop_map(|(scrutinee, alts)| ex(ExprKind::Case {
                 scrutinee: Box::new(scrutinee),
-                alts
+                alts: alts.into()
             })),
             (label(), inner).prop_map(|(label, body)| ex(ExprKind::Scc {
-                label,
+                label: label.into(),
                 label_span: S,
                 body: Box::new(body)
             })),

@@ -452,12 +452,10 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
     };
 
     let mut sources = SourceMap::new();
-    // A module that is only checked or printed needs no `main`.
-    let loaded = if cli.check || cli.print {
-        load::load_library(&mut sources, &user_files, !cli.no_prelude)
-    } else {
-        load::load(&mut sources, &user_files, !cli.no_prelude)
-    };
+    // A module that is only checked or printed needs no `main`. The texts
+    // move into `sources`: held once.
+    let needs_main = !(cli.check || cli.print);
+    let loaded = load::load_owned(&mut sources, user_files, !cli.no_prelude, needs_main);
     let (mut program, warnings) = match loaded {
         Ok(loaded) => (loaded.program, loaded.warnings),
         Err(diagnostics) => {

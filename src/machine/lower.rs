@@ -96,7 +96,7 @@ pub fn lower(program: &Program) -> Result<Code, LowerError> {
         for b in &m.bindings {
             let g = l.code.globals.len() as GlobalId;
             l.code.globals.push(GlobalCode {
-                name: b.name.name.clone(),
+                name: b.name.name.to_string(),
                 module: mi as u32,
                 lambda: 0,
             });
@@ -105,7 +105,7 @@ pub fn lower(program: &Program) -> Result<Code, LowerError> {
             } else {
                 &mut l.user
             };
-            map.entry(b.name.name.clone()).or_insert(g);
+            map.entry(b.name.name.to_string()).or_insert(g);
         }
     }
     let mut g = 0usize;

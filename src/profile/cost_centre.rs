@@ -64,11 +64,11 @@ impl CostCentreTable {
             while let Some(e) = work.pop() {
                 match &e.kind {
                     ExprKind::Scc { label, body, .. } => {
-                        let key = (mi, label.clone());
+                        let key = (mi, label.to_string());
                         if !t.by_label.contains_key(&key) {
                             t.cost_centres.push(CostCentreDecl {
                                 module: module_id,
-                                name: label.clone(),
+                                name: label.to_string(),
                             });
                             t.spans.push(Some(e.span));
                             t.by_label.insert(key, t.cost_centres.len() as CcId);

@@ -24,7 +24,7 @@
 //! messages about it point at the binding.
 
 use crate::stg::check::is_prelude;
-use crate::stg::syntax::{Binding, Expr, ExprKind, Program};
+use crate::stg::syntax::{Binding, Expr, ExprKind, Name, Program};
 
 /// Which bindings get an automatic cost centre.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -55,7 +55,7 @@ pub fn apply(program: &mut Program, mode: AutoCc) {
 }
 
 /// Wraps a binding's body in `scc "label"` unless it is a constructor value.
-fn wrap(binding: &mut Binding, label: String) {
+fn wrap(binding: &mut Binding, label: Name) {
     let body = &mut binding.lambda.body;
     if binding.lambda.args.is_empty() && matches!(body.kind, ExprKind::Con { .. }) {
         return;
@@ -89,7 +89,7 @@ fn nested(mut expr: &mut Expr, path: &str) {
                 for binding in bindings.iter_mut() {
                     let name = format!("{path}.{}", binding.name.name);
                     nested(&mut binding.lambda.body, &name);
-                    wrap(binding, name);
+                    wrap(binding, Name::from(name));
                 }
                 expr = body;
             }

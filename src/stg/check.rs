@@ -59,7 +59,7 @@ use std::hash::BuildHasherDefault;
 use crate::fx_hash::FxHasher;
 use crate::stg::diagnostic::Diagnostic;
 use crate::stg::syntax::{
-    Alt, Atom, Binding, Expr, ExprKind, Flag, Ident, Lambda, Module, Pattern, Program, Span,
+    Alt, Atom, Binding, Expr, ExprKind, Flag, Ident, Lambda, Module, Name, Pattern, Program, Span,
 };
 
 /// A hash map with a fast non-cryptographic hash (the checker hashes every
@@ -105,8 +105,8 @@ fn check(program: &mut Program, needs_main: bool) -> Vec<Diagnostic> {
 
 /// Where a global name resolves, following the rule in the module docs.
 pub struct Globals {
-    user: HashMap<String, (usize, usize)>,
-    prelude: HashMap<String, (usize, usize)>,
+    user: HashMap<Name, (usize, usize)>,
+    prelude: HashMap<Name, (usize, usize)>,
 }
 
 impl Globals {
@@ -150,7 +150,7 @@ pub fn is_prelude(module: &Module) -> bool {
 
 /// A local binder: an argument, a let(rec)-bound name or a pattern variable.
 struct Binder {
-    name: String,
+    name: Name,
     span: Span,
     /// The lambda nesting depth it is bound at (1 = the body of a top-level
     /// binding).
@@ -200,30 +200,30 @@ enum Resolved {
 struct Checker {
     diags: Vec<Diagnostic>,
     /// Top-level names of the user modules: first definition and its module.
-    user_globals: Map<String, (Span, String)>,
+    user_globals: Map<Name, (Span, Name)>,
     /// Top-level names of the Prelude.
-    prelude_globals: Map<String, Span>,
+    prelude_globals: Map<Name, Span>,
     /// Whether the module being checked is the Prelude.
     in_prelude: bool,
     /// The first use of each constructor: arity and place.
-    con_arity: Map<String, (usize, Span)>,
+    con_arity: Map<Name, (usize, Span)>,
     /// Uses of a constructor with an arity other than its first use's,
     /// grouped by (name, arity): the first such use and how many there are.
-    arity_mismatches: Map<(String, usize), (Span, usize)>,
+    arity_mismatches: Map<(Name, usize), (Span, usize)>,
     /// The keys of `arity_mismatches` in the order found.
-    arity_mismatch_order: Vec<(String, usize)>,
+    arity_mismatch_order: Vec<(Name, usize)>,
     /// Every constructor some expression of the program (Prelude included)
     /// builds.
-    built: Set<String>,
+    built: Set<Name>,
     /// The constructors matched by alternatives of the user's modules: the
     /// first such alternative of each, with its arity, in the order found.
-    matched: Vec<(String, usize, Span)>,
+    matched: Vec<(Name, usize, Span)>,
     /// The names in `matched`.
-    matched_names: Set<String>,
+    matched_names: Set<Name>,
     /// Local binders of the current top-level binding, indexed by id.
     binders: Vec<Binder>,
     /// Name to the stack of binder ids in scope (innermost last).
-    env: Map<String, Vec<usize>>,
+    env: Map<Name, Vec<usize>>,
     /// Binder ids in the order they were brought into scope, for popping.
     scope_log: Vec<usize>,
     /// One frame per lambda being checked, outermost first.
@@ -231,7 +231,7 @@ struct Checker {
     /// Names of the non-recursive `let` groups whose bindings are being
     /// checked, each with the place it is defined (innermost last).
     /// The value is (the binding's name, the group's first binding's name).
-    pending_let: Map<String, Vec<(Span, Span)>>,
+    pending_let: Map<Name, Vec<(Span, Span)>>,
     /// Groups already told to use `letrec`, by their first binding's span.
     letrec_reported: Set<Span>,
     suggestions_made: usize,
@@ -241,9 +241,21 @@ impl Checker {
     // ----- globals ---------------------------------------------------------
 
     fn collect_globals(&mut self, program: &Program) {
+        // Sized once: a table that grows holds its old and new arrays at
+        // once, at the front end's peak (docs/PERFORMANCE.md, "Large valid
+        // input").
+        let user_bindings = program
+            .modules
+            .iter()
+            .filter(|m| !is_prelude(m))
+            .map(|m| m.bindings.len())
+            .sum();
+        self.user_globals.reserve(user_bindings);
         for module in &program.modules {
+            let module_name = Name::from(&module.name);
             // Duplicates inside one module.
             let mut seen: Map<&str, Span> = Map::default();
+            seen.reserve(module.bindings.len());
             for binding in &module.bindings {
                 let name = binding.name.name.as_str();
                 if let Some(first) = seen.get(name) {
@@ -263,7 +275,7 @@ impl Checker {
                 seen.insert(name, binding.name.span);
                 if is_prelude(module) {
                     self.prelude_globals
-                        .entry(name.to_string())
+                        .entry(binding.name.name.clone())
                         .or_insert(binding.name.span);
                     continue;
                 }
@@ -285,8 +297,10 @@ impl Checker {
                         );
                     }
                     None => {
-                        self.user_globals
-                            .insert(name.to_string(), (binding.name.span, module.name.clone()));
+                        self.user_globals.insert(
+                            binding.name.name.clone(),
+                            (binding.name.span, module_name.clone()),
+                        );
                     }
                 }
             }
@@ -558,7 +572,7 @@ impl Checker {
                     continue;
                 }
                 let var = &self.binders[id].name;
-                let mut fixed: Vec<String> = lambda
+                let mut fixed: Vec<Name> = lambda
                     .free
                     .iter()
                     .flatten()
@@ -984,12 +998,12 @@ impl Checker {
             .iter()
             .filter(|(_, stack)| !stack.is_empty())
             .map(|(n, _)| n.as_str());
-        let prelude = self.prelude_globals.keys().map(String::as_str);
+        let prelude = self.prelude_globals.keys().map(Name::as_str);
         let user = self
             .user_globals
             .keys()
             .filter(|_| !self.in_prelude)
-            .map(String::as_str);
+            .map(Name::as_str);
         locals
             .chain(prelude)
             .chain(user)
@@ -1191,13 +1205,13 @@ mod tests {
     fn app(f: &str, xs: &[&str]) -> Expr {
         ex(ExprKind::App {
             fun: id(f),
-            args: atoms(xs),
+            args: atoms(xs).into(),
         })
     }
     fn con(c: &str, xs: &[&str]) -> Expr {
         ex(ExprKind::Con {
             con: id(c),
-            args: atoms(xs),
+            args: atoms(xs).into(),
         })
     }
     fn lam(free: Option<&[&str]>, flag: Flag, args: &[&str], body: Expr) -> Lambda {
@@ -1218,7 +1232,7 @@ mod tests {
     fn let_(rec: bool, bindings: Vec<Binding>, body: Expr) -> Expr {
         ex(ExprKind::Let {
             rec,
-            bindings,
+            bindings: bindings.into(),
             body: Box::new(body),
         })
     }
@@ -1238,7 +1252,7 @@ mod tests {
     fn case(scrutinee: Expr, alts: Vec<Alt>) -> Expr {
         ex(ExprKind::Case {
             scrutinee: Box::new(scrutinee),
-            alts,
+            alts: alts.into(),
         })
     }
     fn program(modules: Vec<(&str, Vec<Binding>)>) -> Program {
@@ -1261,7 +1275,11 @@ mod tests {
         )
     }
     fn free_of(l: &Lambda) -> Vec<String> {
-        l.free.iter().flatten().map(|v| v.name.clone()).collect()
+        l.free
+            .iter()
+            .flatten()
+            .map(|v| v.name.to_string())
+            .collect()
     }
     fn messages(d: &[Diagnostic]) -> Vec<String> {
         d.iter()
@@ -1453,7 +1471,7 @@ mod tests {
         let prim = ex(ExprKind::Prim {
             op: PrimOp::Add,
             op_span: sp(),
-            args: atoms(&["x"]),
+            args: atoms(&["x"]).into(),
         });
         let mut p = program(vec![(
             "m",

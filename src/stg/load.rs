@@ -50,6 +50,19 @@ pub fn load(
     load_with(sources, user_files, with_prelude, parse_module)
 }
 
+/// [`load`] ([`load_library`] when `needs_main` is false) taking the texts
+/// over instead of copying them into `sources`: a caller with nothing else
+/// to do with them holds each file's text once, not twice
+/// (docs/PERFORMANCE.md, "Large valid input").
+pub fn load_owned(
+    sources: &mut SourceMap,
+    user_files: Vec<(String, String)>,
+    with_prelude: bool,
+    needs_main: bool,
+) -> Result<Loaded, Vec<Diagnostic>> {
+    load_inner(sources, user_files, with_prelude, needs_main, parse_module)
+}
+
 /// [`load`] for a program that is checked or printed but not run: a
 /// program with no `main` (a library module) passes
 /// ([`crate::stg::check::check_library`]).
@@ -58,7 +71,13 @@ pub fn load_library(
     user_files: &[(String, String)],
     with_prelude: bool,
 ) -> Result<Loaded, Vec<Diagnostic>> {
-    load_inner(sources, user_files, with_prelude, false, parse_module)
+    load_inner(
+        sources,
+        user_files.to_vec(),
+        with_prelude,
+        false,
+        parse_module,
+    )
 }
 
 /// The module name of a path: its file stem (`programs/nfib.stg` is `nfib`).
@@ -76,12 +95,12 @@ pub fn load_with(
     with_prelude: bool,
     parse: impl Fn(FileId, &str, &str) -> (Option<Module>, Vec<Diagnostic>),
 ) -> Result<Loaded, Vec<Diagnostic>> {
-    load_inner(sources, user_files, with_prelude, true, parse)
+    load_inner(sources, user_files.to_vec(), with_prelude, true, parse)
 }
 
 fn load_inner(
     sources: &mut SourceMap,
-    user_files: &[(String, String)],
+    user_files: Vec<(String, String)>,
     with_prelude: bool,
     needs_main: bool,
     parse: impl Fn(FileId, &str, &str) -> (Option<Module>, Vec<Diagnostic>),
@@ -99,11 +118,12 @@ fn load_inner(
             PRELUDE_MODULE.to_string(),
         )
     });
-    let files = prelude.into_iter().chain(
-        user_files
-            .iter()
-            .map(|(path, text)| (path.clone(), text.clone(), module_name(path))),
-    );
+    let files = prelude
+        .into_iter()
+        .chain(user_files.into_iter().map(|(path, text)| {
+            let name = module_name(&path);
+            (path, text, name)
+        }));
 
     for (path, text, name) in files {
         let file = sources.add(path.clone(), text);

@@ -54,6 +54,8 @@ pub fn parse_module(
     let lexer = RefCell::new(lexer::Lexer::new(file, text));
     let tokens = std::iter::from_fn(|| lexer.borrow_mut().next_token());
     let mut batch = Batch::default();
+    // Each name of the module is stored once (syntax::Name).
+    let names = RefCell::new(Names::default());
     let mut bindings = Vec::new();
     let mut parse_diags = Vec::new();
     let layout_diags = layout::layout_items(file, tokens, text.len(), |item, poisoned, next| {
@@ -71,13 +73,14 @@ pub fn parse_module(
                 file,
                 text,
                 &lexer.borrow().diags,
+                &names,
                 &mut bindings,
                 &mut parse_diags,
             );
         }
     });
     let mut diags = lexer.into_inner().diags;
-    batch.parse(file, text, &diags, &mut bindings, &mut parse_diags);
+    batch.parse(file, text, &diags, &names, &mut bindings, &mut parse_diags);
     diags.extend(layout_diags);
     diags.extend(parse_diags);
     diags.sort_by_key(|d| d.span);
@@ -88,7 +91,7 @@ pub fn parse_module(
             Some(Module {
                 name: module_name.to_string(),
                 file,
-                bindings,
+                bindings: shrunk(bindings),
             }),
             diags,
         )
@@ -126,6 +129,7 @@ impl<'a> Batch<'a> {
         file: FileId,
         text: &str,
         lex_diags: &[Diagnostic],
+        names: &RefCell<Names>,
         bindings: &mut Vec<Binding>,
         parse_diags: &mut Vec<Diagnostic>,
     ) {
@@ -134,8 +138,8 @@ impl<'a> Batch<'a> {
         {
             // Two parsers: a fast one without error details for the (usual) bindings
             // that parse, and one with rich errors, run only on a binding that failed.
-            let fast = binding_parser::<EmptyErr>(file);
-            let parser = binding_parser::<Rich<Tok, SimpleSpan>>(file);
+            let fast = binding_parser::<EmptyErr>(file, names);
+            let parser = binding_parser::<Rich<Tok, SimpleSpan>>(file, names);
             for item in &self.items {
                 if item.poisoned {
                     continue;
@@ -232,14 +236,18 @@ fn empty_block_errors(file: FileId, slice: &[(Tok, SimpleSpan)]) -> Vec<Diagnost
 }
 
 /// `v` without spare capacity: the tree keeps every list it parses, and a
-/// list collected item by item has room for about twice its length
-/// (docs/PERFORMANCE.md, "Large valid input").
+/// list collected item by item has room for about twice its length (the
+/// tree's lists inside bindings are boxed slices, which have none;
+/// docs/PERFORMANCE.md, "Large valid input").
 fn shrunk<T>(mut v: Vec<T>) -> Vec<T> {
     v.shrink_to_fit();
     v
 }
 
-fn binding_parser<'t, Er>(file: FileId) -> impl Parser<'t, In<'t>, Binding, extra::Err<Er>> + Clone
+fn binding_parser<'t, Er>(
+    file: FileId,
+    names: &'t RefCell<Names>,
+) -> impl Parser<'t, In<'t>, Binding, extra::Err<Er>> + Clone
 where
     Er: chumsky::error::Error<'t, In<'t>>
         + chumsky::label::LabelError<'t, In<'t>, &'static str>
@@ -248,23 +256,26 @@ where
 {
     let sp = move |s: SimpleSpan| Span::new(file, s.start, s.end);
 
-    let var = select! { Tok::Var(v) = e => Ident::new(v, sp(e.span())) }.labelled("a variable");
-    let con = select! { Tok::Con(c) = e => Ident::new(c, sp(e.span())) }.labelled("a constructor");
+    let name = move |text: &str| names.borrow_mut().intern(text);
+    let var =
+        select! { Tok::Var(v) = e => Ident::new(name(v), sp(e.span())) }.labelled("a variable");
+    let con =
+        select! { Tok::Con(c) = e => Ident::new(name(c), sp(e.span())) }.labelled("a constructor");
     let lit = select! { Tok::Int(n) = e => (n, sp(e.span())) }.labelled("a literal");
     let flag = select! { Tok::Flag(f) => f }.labelled("an update flag");
     let prim = select! { Tok::Prim(op) = e => (op, sp(e.span())) };
-    let string = select! { Tok::Str(s) = e => (s, sp(e.span())) }.labelled("a label string");
+    let string = select! { Tok::Str(s) = e => (name(&s), sp(e.span())) }.labelled("a label string");
 
     let atom = choice((var.map(Atom::Var), lit.map(|(n, s)| Atom::Lit(n, s))));
     let atoms = atom
         .separated_by(just(Tok::Comma))
         .collect::<Vec<_>>()
-        .map(shrunk)
+        .map(Vec::into_boxed_slice)
         .delimited_by(just(Tok::LBrace), just(Tok::RBrace));
     let vars = var
         .separated_by(just(Tok::Comma))
         .collect::<Vec<_>>()
-        .map(shrunk)
+        .map(Vec::into_boxed_slice)
         .delimited_by(just(Tok::LBrace), just(Tok::RBrace));
     let sep = choice((just(Tok::Semi), just(Tok::VSemi)))
         .repeated()
@@ -332,7 +343,7 @@ where
                 lambda: Lambda {
                     free: None,
                     flag: Flag::Updatable,
-                    args: Vec::new(),
+                    args: Box::default(),
                     body: dummy_expr(span),
                     span,
                 },
@@ -342,7 +353,7 @@ where
         .allow_leading()
         .allow_trailing()
         .collect::<Vec<_>>()
-        .map(shrunk)
+        .map(Vec::into_boxed_slice)
         .delimited_by(just(Tok::VOpen), just(Tok::VClose));
 
     let pattern = choice((
@@ -378,7 +389,7 @@ where
         .allow_leading()
         .allow_trailing()
         .collect::<Vec<_>>()
-        .map(shrunk)
+        .map(Vec::into_boxed_slice)
         .delimited_by(just(Tok::VOpen), just(Tok::VClose));
 
     let let_expr = choice((just(Tok::Let).to(false), just(Tok::Letrec).to(true)))
@@ -765,7 +776,7 @@ mod tests {
     fn simple_bindings() {
         let m = parse_ok("main = {} \\u {} -> f {x, 1#}\nf = \\r {a,b} -> +# {a, b}");
         assert_eq!(m.bindings.len(), 2);
-        assert_eq!(m.bindings[0].lambda.free, Some(vec![]));
+        assert_eq!(m.bindings[0].lambda.free, Some(Box::default()));
         assert_eq!(m.bindings[1].lambda.free, None);
         assert_eq!(m.bindings[1].lambda.args.len(), 2);
         match &m.bindings[1].lambda.body.kind {
@@ -818,7 +829,7 @@ mod tests {
         let m = parse_ok(src);
         let lam = &m.bindings[0].lambda;
         assert_eq!(lam.flag, Flag::SingleEntry);
-        assert_eq!(lam.free.as_ref().map(Vec::len), Some(2));
+        assert_eq!(lam.free.as_ref().map(|f| f.len()), Some(2));
         let ExprKind::Case { scrutinee, alts } = &lam.body.kind else {
             panic!()
         };

@@ -12,8 +12,8 @@ pub struct SourceFile {
     /// The name as given on the command line (or `<prelude>`).
     pub name: String,
     pub text: String,
-    /// Byte offset of the start of each line.
-    line_starts: Vec<usize>,
+    /// Byte offset of the start of each line (spans are `u32` offsets too).
+    line_starts: Vec<u32>,
     /// For text with non-ASCII characters: entry `k` is the number of
     /// characters that start before byte `k * CHAR_BLOCK`. Empty for ASCII
     /// text, where characters are bytes.
@@ -39,7 +39,7 @@ impl SourceFile {
                 .iter()
                 .enumerate()
                 .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
-                .map(|(i, _)| i + 1),
+                .map(|(i, _)| (i + 1) as u32),
         );
         let chars_before_block = if text.is_ascii() {
             Vec::new()
@@ -79,7 +79,7 @@ impl SourceFile {
 
     /// The 0-based index of the line holding byte `offset`.
     fn line_index(&self, offset: usize) -> usize {
-        match self.line_starts.binary_search(&offset) {
+        match self.line_starts.binary_search(&(offset as u32)) {
             Ok(i) => i,
             Err(i) => i - 1,
         }
@@ -89,7 +89,7 @@ impl SourceFile {
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
         let line = self.line_index(offset);
-        let start = self.line_starts[line];
+        let start = self.line_starts[line] as usize;
         let col = self.chars_before(offset) - self.chars_before(start);
         (line + 1, col + 1)
     }
@@ -102,9 +102,9 @@ impl SourceFile {
 
     /// The byte range of 1-based line `line`, without its line break.
     pub fn line_range(&self, line: usize) -> std::ops::Range<usize> {
-        let start = self.line_starts[line - 1];
+        let start = self.line_starts[line - 1] as usize;
         let end = match self.line_starts.get(line) {
-            Some(&next) => next - 1,
+            Some(&next) => next as usize - 1,
             None => self.text.len(),
         };
         // Without the CR of a CRLF (a CR alone is the break itself).

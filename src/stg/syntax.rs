@@ -4,6 +4,8 @@
 //! (free-variable lists, `\n` flags) and the printer prints it back. Every node
 //! that a diagnostic can point at carries a [`Span`].
 
+use std::sync::Arc;
+
 /// Index of a source file in a [`crate::stg::source::SourceMap`].
 pub type FileId = u32;
 
@@ -38,15 +40,138 @@ impl Span {
     }
 }
 
+/// The text of a name (a variable, a constructor, an `scc` label): shared,
+/// not copied. The parser interns each module's names ([`Names`]), so the
+/// thousands of occurrences of `xs` in a file are one string, and an
+/// occurrence costs one pointer and no allocation of its own (a `String` was
+/// 24 bytes and a heap block per occurrence: the bulk of a large program's
+/// tree, docs/PERFORMANCE.md, "Large valid input"). The text is boxed
+/// behind the `Arc` so that the pointer is thin (8 bytes, not 16: an
+/// [`Ident`] is 24 bytes). It reads as a `&str` (`Deref`), compares and
+/// hashes as one.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Name(Arc<Box<str>>);
+
+impl Name {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for Name {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for Name {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for Name {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::fmt::Debug for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self.0, f)
+    }
+}
+
+impl From<&str> for Name {
+    fn from(s: &str) -> Name {
+        Name(Arc::new(Box::from(s)))
+    }
+}
+
+impl From<String> for Name {
+    fn from(s: String) -> Name {
+        Name(Arc::new(s.into_boxed_str()))
+    }
+}
+
+impl From<&String> for Name {
+    fn from(s: &String) -> Name {
+        Name::from(s.as_str())
+    }
+}
+
+impl From<&Name> for Name {
+    fn from(s: &Name) -> Name {
+        s.clone()
+    }
+}
+
+impl PartialEq<str> for Name {
+    fn eq(&self, other: &str) -> bool {
+        &**self.0 == other
+    }
+}
+
+impl PartialEq<&str> for Name {
+    fn eq(&self, other: &&str) -> bool {
+        &**self.0 == *other
+    }
+}
+
+impl PartialEq<String> for Name {
+    fn eq(&self, other: &String) -> bool {
+        **self.0 == **other
+    }
+}
+
+impl PartialEq<Name> for str {
+    fn eq(&self, other: &Name) -> bool {
+        self == &**other.0
+    }
+}
+
+impl PartialEq<Name> for &str {
+    fn eq(&self, other: &Name) -> bool {
+        *self == &**other.0
+    }
+}
+
+/// One module's names, each stored once: [`Names::intern`] gives the same
+/// [`Name`] for the same text.
+#[derive(Default)]
+pub struct Names {
+    /// With the standard library's keyed hash: names are the input's own
+    /// text, and crafted names must not make the look-ups collide.
+    set: std::collections::HashSet<Name>,
+}
+
+impl Names {
+    pub fn intern(&mut self, text: &str) -> Name {
+        if let Some(name) = self.set.get(text) {
+            return name.clone();
+        }
+        let name = Name::from(text);
+        self.set.insert(name.clone());
+        name
+    }
+}
+
 /// A variable or constructor name with the place it was written.
 #[derive(Clone, Debug)]
 pub struct Ident {
-    pub name: String,
+    pub name: Name,
     pub span: Span,
 }
 
 impl Ident {
-    pub fn new(name: impl Into<String>, span: Span) -> Ident {
+    pub fn new(name: impl Into<Name>, span: Span) -> Ident {
         Ident {
             name: name.into(),
             span,
@@ -91,9 +216,9 @@ impl Flag {
 pub struct Lambda {
     /// The free-variable list as written; `None` when omitted. After checking
     /// it is always `Some`, in order of first use in the body.
-    pub free: Option<Vec<Ident>>,
+    pub free: Option<Box<[Ident]>>,
     pub flag: Flag,
-    pub args: Vec<Ident>,
+    pub args: Box<[Ident]>,
     pub body: Expr,
     /// From the free list (or flag) to the end of the body.
     pub span: Span,
@@ -135,28 +260,28 @@ pub enum ExprKind {
     /// `let` (`rec == false`) or `letrec` (`rec == true`).
     Let {
         rec: bool,
-        bindings: Vec<Binding>,
+        bindings: Box<[Binding]>,
         body: Box<Expr>,
     },
     Case {
         scrutinee: Box<Expr>,
-        alts: Vec<Alt>,
+        alts: Box<[Alt]>,
     },
     /// `scc "label" body`.
     Scc {
-        label: String,
+        label: Name,
         label_span: Span,
         body: Box<Expr>,
     },
     /// `f {a1, ..., an}`; `f` alone means `f {}`.
-    App { fun: Ident, args: Vec<Atom> },
+    App { fun: Ident, args: Box<[Atom]> },
     /// `C {a1, ..., an}`, always saturated; `C` alone means `C {}`.
-    Con { con: Ident, args: Vec<Atom> },
+    Con { con: Ident, args: Box<[Atom]> },
     /// `op {a1, ..., an}`.
     Prim {
         op: PrimOp,
         op_span: Span,
-        args: Vec<Atom>,
+        args: Box<[Atom]>,
     },
     /// `k#`.
     Lit(i64),
@@ -261,7 +386,7 @@ impl Eq for Alt {}
 #[derive(Clone, Debug)]
 pub enum Pattern {
     /// `C {x1, ..., xn} -> e`; `C -> e` means `C {} -> e`.
-    Con { con: Ident, vars: Vec<Ident> },
+    Con { con: Ident, vars: Box<[Ident]> },
     /// `k# -> e`.
     Lit(i64, Span),
     /// `x -> e`: default binding the scrutinee's value.
