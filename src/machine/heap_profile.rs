@@ -1016,6 +1016,29 @@ fn built_constructor(code: &Code, lambda: u32) -> Option<&str> {
 }
 
 #[cfg(test)]
+mod retainer_name_tests {
+    use super::retainer_set_name;
+
+    fn labels(l: &[&str]) -> Vec<String> {
+        l.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn names_read_as_ghcs_printretainersetshort_writes_them() {
+        // As in GHC 9.0.2's -hr of tests/ghc/heap/foldl_leak.
+        let name = retainer_set_name(116, &labels(&["CAF", "CAF", "SYSTEM"]), 25);
+        assert_eq!(name, "(116)CAF,CAF,SYSTEM");
+        // Cut to the length in all, `(n)` counted, with no `...`.
+        let long = labels(&["Main.a_long_label", "SYSTEM"]);
+        assert_eq!(retainer_set_name(3, &long, 25), "(3)Main.a_long_label,SYST");
+        assert_eq!(retainer_set_name(3, &long, 25).len(), 25);
+        // `(n)` is kept whole; a cut falls on a character boundary.
+        assert_eq!(retainer_set_name(1234, &long, 4), "(1234)");
+        assert_eq!(retainer_set_name(1, &labels(&["ééé"]), 6), "(1)é");
+    }
+}
+
+#[cfg(test)]
 mod date_tests {
     use super::hp_date;
 
