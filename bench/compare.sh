@@ -14,7 +14,9 @@
 # median CPU time (user + sys) of each and its ratio: on a shared machine
 # another process on the same core adds to a run's wall time, much less to
 # its CPU time. Every run's output is checked against
-# bench/programs/<p>.stdout. The load average is printed first.
+# bench/programs/<p>.stdout. The load average is printed first. FLAGS are
+# passed to every run, e.g.
+#   FLAGS="--cost-centres=stacks --auto-cc=all --profile-file /tmp/p.pgcl" bench/compare.sh OLD NEW
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 2 ]; then
@@ -34,7 +36,8 @@ trap 'rm -rf "$WORK"' EXIT
 # one timed run: prints "seconds peak-RSS-KB CPU-seconds"; checks the output
 run() {
   local bin=$1 p=$2
-  /usr/bin/time -f "%e %M %U %S" -o "$WORK/time" "$bin" "bench/programs/$p.stg" >"$WORK/out" 2>"$WORK/err"
+  # shellcheck disable=SC2086
+  /usr/bin/time -f "%e %M %U %S" -o "$WORK/time" "$bin" "bench/programs/$p.stg" ${FLAGS:-} >"$WORK/out" 2>"$WORK/err"
   if ! cmp -s "$WORK/out" "bench/programs/$p.stdout"; then
     echo "compare: $bin printed something else than bench/programs/$p.stdout for $p" >&2
     exit 1
@@ -49,7 +52,7 @@ median() {
 min() { awk "BEGIN{ print ($1 < $2) ? $1 : $2 }"; }
 max() { awk "BEGIN{ print ($1 > $2) ? $1 : $2 }"; }
 
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)${FLAGS:+; flags: $FLAGS}"
 echo
 echo "| program | old s | new s | old/new | old peak RSS MB | new peak RSS MB | old CPU s | new CPU s | old/new CPU |"
 echo "|---|---|---|---|---|---|---|---|---|"

@@ -569,8 +569,11 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     }
 
     /// Charge what `tick_cc` has accrued: ticks since `tick_mark`, pending
-    /// tail calls and words. (Without profiling, nothing accrues.)
-    #[inline]
+    /// tail calls and words. (Without profiling, nothing accrues.) Inline:
+    /// with many cost centres (`--auto-cc=all`) the entry changes every few
+    /// steps, and a call spilled and restored more registers than the
+    /// charge itself takes (docs/PERFORMANCE.md, "Cheap stacks mode").
+    #[inline(always)]
     fn flush(&mut self) {
         if PROF {
             let n = if self.cycles {
@@ -590,6 +593,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     }
 
     /// Counter cycles since the last reading, less the collections since.
+    #[inline(never)]
     fn cycles_since_last(&mut self) -> u64 {
         let now = read_tsc();
         let mut n = now.wrapping_sub(self.last_tsc);
