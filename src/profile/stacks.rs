@@ -3,8 +3,10 @@
 //! `(parent, cc)`. Engine-independent: ids are handed out in the order stacks
 //! are first built, which is deterministic for a given run.
 //!
-//! Every operation costs the same at any depth (docs/PERFORMANCE.md, "Deep
-//! cost-centre stacks"):
+//! No operation walks a whole stack; making, finding and charging a stack
+//! cost the same at any depth, a cut-back or an append onto a stack that
+//! holds the cost centre elsewhere a number of steps logarithmic in it
+//! (docs/PERFORMANCE.md, "Deep cost-centre stacks"):
 //! - `push(s, l)` must know whether `l` is on `s` already (a stack holds each
 //!   cost centre at most once). A walk up the stack answers that for shallow
 //!   stacks; deeper, the answer is remembered per pair, and a new pair is
@@ -14,7 +16,14 @@
 //!   before `s` in that order: one search and one ancestor test.
 //! - Ancestors at a given depth and common prefixes are found through one
 //!   jump pointer per node (Myers' skew-binary jumps), in time logarithmic
-//!   in the depth.
+//!   in the depth. Each node keeps its jump's depth, so a search reads only
+//!   the nodes it steps to.
+//! - The children of a node are a list threaded through them (last child,
+//!   previous sibling) while it has at most `FEW_CHILDREN` (8); only a node with
+//!   more has its children in the table keyed by `(parent, cc)`. Making a
+//!   stack then writes the new node and its parent, which is the current
+//!   stack: no probe of a table of millions of pairs (a cache miss each),
+//!   which made deep pushes slower as the tree grew.
 //! - `append(current, t)` finds the prefix the two share as their common
 //!   ancestor, and pushes only what `t` has above it.
 
@@ -37,6 +46,7 @@ pub type StackId = u32;
 /// The empty stack.
 pub const EMPTY: StackId = 0;
 
+/// One stack: 32 bytes, half a cache line.
 #[derive(Clone, Copy, Debug)]
 pub struct StackNode {
     pub parent: StackId,
@@ -45,12 +55,22 @@ pub struct StackNode {
     /// An ancestor further up than the parent, for level-ancestor searches
     /// ([`StackTree::ancestor_at`]); its depth depends only on this node's.
     jump: StackId,
+    /// The depth of `jump`.
+    jump_depth: u32,
+    /// The last child made, while there are at most [`FEW_CHILDREN`]
+    /// ([`EMPTY`] for none: the empty stack is nobody's child).
+    last_child: StackId,
+    /// The child of `parent` made before this one, in `parent`'s list.
+    prev_sibling: StackId,
+    /// How many children the node has.
+    children: u32,
 }
 
 #[derive(Clone, Debug)]
 pub struct StackTree {
     nodes: Vec<StackNode>,
-    /// `(s, cc)` → the node `s > cc`.
+    /// `(s, cc)` → the node `s > cc`, for the nodes `s` with more than
+    /// [`FEW_CHILDREN`] children (the others list theirs).
     index: PairMap,
     /// `(s, l)` → `push(s, l)` where `l` is on `s` below its top and `s` is
     /// deeper than [`SHORT_WALK`] (GHC's "back edges"); shallower stacks
@@ -75,6 +95,10 @@ pub struct StackTree {
 
 /// Stacks at most this deep are searched by walking them.
 const SHORT_WALK: u32 = 16;
+
+/// A node with at most this many children finds them by walking its list;
+/// one with more, in [`StackTree::index`].
+const FEW_CHILDREN: u32 = 8;
 
 /// Appends that push at most this many cost centres are not remembered
 /// beyond the [`Memo`].
@@ -193,6 +217,10 @@ impl StackTree {
                 cc: 0,
                 depth: 0,
                 jump: EMPTY,
+                jump_depth: 0,
+                last_child: EMPTY,
+                prev_sibling: EMPTY,
+                children: 0,
             }],
             index: PairMap::default(),
             cut_back: PairMap::default(),
@@ -228,10 +256,27 @@ impl StackTree {
 
     /// `s > cc`, interned.
     pub fn child(&mut self, s: StackId, cc: CcId) -> StackId {
-        match self.index.get(&pair(s, cc)) {
-            Some(&id) => id,
+        match self.find_child(s, cc) {
+            Some(id) => id,
             None => self.new_child(s, cc),
         }
+    }
+
+    /// `s > cc`, if it exists.
+    fn find_child(&self, s: StackId, cc: CcId) -> Option<StackId> {
+        let n = self.nodes[s as usize];
+        if n.children > FEW_CHILDREN {
+            return self.index.get(&pair(s, cc)).copied();
+        }
+        let mut c = n.last_child;
+        while c != EMPTY {
+            let child = self.nodes[c as usize];
+            if child.cc == cc {
+                return Some(c);
+            }
+            c = child.prev_sibling;
+        }
+        None
     }
 
     /// `s > cc`, which does not exist yet.
@@ -239,22 +284,48 @@ impl StackTree {
         let id = self.nodes.len() as StackId;
         let parent = self.nodes[s as usize];
         // Myers' skew-binary jumps: over two equal jumps when the parent's
-        // jump is as long as its jump's, else to the parent.
+        // jump is as long as its jump's, else to the parent. (One node
+        // read besides the parent: the parent's jump, usually close by.)
         let up = self.nodes[parent.jump as usize];
-        let jump = if s != EMPTY
-            && parent.depth - up.depth == up.depth - self.nodes[up.jump as usize].depth
+        let (jump, jump_depth) = if s != EMPTY
+            && parent.depth - parent.jump_depth == parent.jump_depth - up.jump_depth
         {
-            up.jump
+            (up.jump, up.jump_depth)
         } else {
-            s
+            (s, parent.depth)
         };
+        let children = parent.children + 1;
         self.nodes.push(StackNode {
             parent: s,
             cc,
             depth: parent.depth + 1,
             jump,
+            jump_depth,
+            last_child: EMPTY,
+            prev_sibling: if children <= FEW_CHILDREN {
+                parent.last_child
+            } else {
+                EMPTY
+            },
+            children: 0,
         });
-        self.index.insert(pair(s, cc), id);
+        let p = &mut self.nodes[s as usize];
+        p.children = children;
+        if children <= FEW_CHILDREN {
+            p.last_child = id;
+        } else {
+            if children == FEW_CHILDREN + 1 {
+                // Past the list: its children move to the table.
+                let mut c = p.last_child;
+                p.last_child = EMPTY;
+                while c != EMPTY {
+                    let child = self.nodes[c as usize];
+                    self.index.insert(pair(s, child.cc), c);
+                    c = child.prev_sibling;
+                }
+            }
+            self.index.insert(pair(s, cc), id);
+        }
         let cc = cc as usize;
         if self.occurrences.len() <= cc {
             self.occurrences.resize_with(cc + 1, Occurrences::default);
@@ -272,7 +343,7 @@ impl StackTree {
             if n.depth <= depth {
                 return s;
             }
-            s = if self.nodes[n.jump as usize].depth >= depth {
+            s = if n.jump_depth >= depth {
                 n.jump
             } else {
                 n.parent
@@ -361,7 +432,10 @@ impl StackTree {
         // More occurrences: a pair met before, else the one occurrence of
         // `l` that can be on `s`.
         let key = pair(s, l);
-        if let Some(&r) = self.index.get(&key).or_else(|| self.cut_back.get(&key)) {
+        if let Some(r) = self
+            .find_child(s, l)
+            .or_else(|| self.cut_back.get(&key).copied())
+        {
             return r;
         }
         let candidate = self
@@ -632,6 +706,29 @@ mod tests {
     /// of pushes and appends (far more pairs than memo slots, so slots are
     /// overwritten) gives the same answers, and builds the same nodes in the
     /// same order, as the same run computed without it.
+    /// A node past [`FEW_CHILDREN`] children moves them from its list to
+    /// the table: every child is still found, as the same node, by `child`
+    /// and `push`, and none is made twice.
+    #[test]
+    fn children_are_found_past_the_list() {
+        let mut t = StackTree::new();
+        let main = t.child(EMPTY, 1);
+        let kids: Vec<StackId> = (2..40).map(|cc| t.child(main, cc)).collect();
+        for (i, cc) in (2..40).enumerate() {
+            assert_eq!(t.child(main, cc), kids[i]);
+            assert_eq!(t.push(main, cc), kids[i]);
+            assert_eq!(t.node(kids[i]).parent, main);
+            assert_eq!(t.node(kids[i]).cc, cc);
+        }
+        assert_eq!(t.len(), 2 + kids.len());
+        // Grandchildren under a few of them, then all found again.
+        let grand: Vec<StackId> = kids.iter().map(|&k| t.child(k, 99)).collect();
+        for (k, g) in kids.iter().zip(&grand) {
+            assert_eq!(t.child(*k, 99), *g);
+        }
+        assert_eq!(t.len(), 2 + 2 * kids.len());
+    }
+
     #[test]
     fn memo_changes_nothing() {
         let (mut memo, mut plain) = (StackTree::new(), StackTree::new());
