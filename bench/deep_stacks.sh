@@ -29,12 +29,7 @@ DEPTHS=("$@")
 if [ ${#DEPTHS[@]} -eq 0 ]; then
   DEPTHS=(1000 10000 100000 1000000)
 fi
-if [ -z "${BIN:-}" ]; then
-  cargo build --release --quiet
-  BIN=$PWD/target/release/stg-run
-fi
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+. bench/side_by_side.sh
 
 generate() { # shape depth file
   python3 - "$@" <<'EOF'
@@ -70,15 +65,6 @@ measure() {
   mut=$(awk '/MUT +time/ { sub("s", "", $3); print $3 }' "$WORK/err")
   echo "$mut $(tail -n 1 "$WORK/time" | awk '{ printf "%.2f", $1 + $2 }')"
 }
-
-min() { if [ -z "$1" ] || awk "BEGIN{exit !($2 < $1)}"; then echo "$2"; else echo "$1"; fi; }
-
-BINS=("$BIN")
-NAMES=("this build")
-if [ -n "${BASE:-}" ]; then
-  BINS+=("$BASE")
-  NAMES+=("BASE")
-fi
 
 echo "| program | depth | binary | MUT flat | MUT stacks | CPU stacks (whole run) | stacks MUT per level |"
 echo "|---|---|---|---|---|---|---|"

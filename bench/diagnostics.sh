@@ -4,6 +4,7 @@
 #
 #   bench/diagnostics.sh                     # this checkout's release build
 #   BASE=/path/to/old/stg-run bench/diagnostics.sh   # and another binary, side by side
+#   BIN=/path/to/stg-run bench/diagnostics.sh    # a build made already
 #   ERRORS=10000 bench/diagnostics.sh        # fewer errors (the old binary took
 #                                            # 5.6 minutes for 40,000)
 #
@@ -23,10 +24,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
 ERRORS=${ERRORS:-40000}
-cargo build --release --quiet
-BIN=$PWD/target/release/stg-run
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+. bench/side_by_side.sh
 
 python3 - "$WORK" "$ERRORS" <<'EOF'
 import sys
@@ -55,14 +53,6 @@ cpu() {
   tail -n 1 "$WORK/time" | awk '{ printf "%.2f", $1 + $2 }'
 }
 
-min() { if [ -z "$1" ] || awk "BEGIN{exit !($2 < $1)}"; then echo "$2"; else echo "$1"; fi; }
-
-BINS=("$BIN")
-NAMES=("this build")
-if [ -n "${BASE:-}" ]; then
-  BINS+=("$BASE")
-  NAMES+=("BASE")
-fi
 declare -A best
 for _ in $(seq "$RUNS"); do
   for b in "${!BINS[@]}"; do

@@ -20,19 +20,7 @@ SIZES=("$@")
 if [ ${#SIZES[@]} -eq 0 ]; then
   SIZES=(5M 20M 50M)
 fi
-if [ -z "${BIN:-}" ]; then
-  cargo build --release --quiet
-  BIN=$PWD/target/release/stg-run
-fi
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-
-BINS=("$BIN")
-NAMES=("this build")
-if [ -n "${BASE:-}" ]; then
-  BINS+=("$BASE")
-  NAMES+=("BASE")
-fi
+. bench/side_by_side.sh
 
 echo "| input | binary | peak RSS | RSS / input | CPU (user + sys) |"
 echo "|---|---|---|---|---|"
