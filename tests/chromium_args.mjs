@@ -3,8 +3,8 @@
 // (tests run as root), and no background connections (the network is
 // closed, and refused connections slow every start). No imports, so
 // either npm folder can use it without the other's packages.
-// tests/cli_common/mod.rs's `dump_dom` passes the same list on its
-// command line.
+// tests/cli_common/mod.rs's `dump_dom` reads this list from this file:
+// keep it one quoted flag an element.
 export const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--disable-gpu",

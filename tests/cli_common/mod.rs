@@ -116,21 +116,35 @@ pub fn chromium() -> bool {
     have("chromium", "--version", "Chromium", "chromium")
 }
 
+/// The flags every headless-Chromium test starts Chromium with: the list
+/// of `tests/chromium_args.mjs`, which the Node drivers import, read from
+/// that file so that there is one list.
+fn chromium_args() -> Vec<&'static str> {
+    let file = include_str!("../chromium_args.mjs");
+    let list = file
+        .split_once("CHROMIUM_ARGS = [")
+        .and_then(|(_, rest)| rest.split_once(']'))
+        .expect("tests/chromium_args.mjs exports CHROMIUM_ARGS = [...]")
+        .0;
+    let args: Vec<&str> = list
+        .split(',')
+        .map(|a| a.trim().trim_matches('"'))
+        .filter(|a| !a.is_empty())
+        .collect();
+    assert!(
+        !args.is_empty() && args.iter().all(|a| a.starts_with("--")),
+        "tests/chromium_args.mjs: CHROMIUM_ARGS should be a list of \"--flag\" strings, not {args:?}"
+    );
+    args
+}
+
 /// The DOM of the page at `url` after its scripts ran, from headless
 /// Chromium with a fresh profile in `dir` (with the flags of
-/// `tests/chromium_args.mjs`, which the Node drivers share).
+/// `tests/chromium_args.mjs`).
 pub fn dump_dom(dir: &Path, url: &str) -> String {
     let out = Command::new("chromium")
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-        ])
+        .arg("--headless")
+        .args(chromium_args())
         .arg(format!(
             "--user-data-dir={}",
             dir.join("chromium").display()
