@@ -111,8 +111,9 @@ pub(super) enum Op {
         words: u32,
         body: ExprId,
     },
-    /// `case x {} of alts`.
-    CaseVar { x: Opnd, alts: u32 },
+    /// `case x {} of alts`; `scrut` is the expression `x {}` (where a
+    /// thunk entry leaves the machine).
+    CaseVar { x: Opnd, alts: u32, scrut: ExprId },
     /// `case op {a, b} of alts` (`b == a` for `negate#`).
     CasePrim {
         op: PrimOp,
@@ -230,9 +231,10 @@ impl Compiled {
                         }
                     }
                 }
-                Op::CaseVar { x, alts } => {
+                Op::CaseVar { x, alts, scrut } => {
                     opnd(x)?;
                     alts_ok(alts)?;
+                    expr(scrut, "case scrutinee")?;
                 }
                 Op::CasePrim { a, b, alts, .. } => {
                     opnd(a)?;
@@ -646,6 +648,7 @@ impl Compiler<'_> {
                     ExprCode::App { fun, args } if args.is_empty() => Op::CaseVar {
                         x: self.var(*fun, size)?,
                         alts,
+                        scrut: *scrut,
                     },
                     ExprCode::Prim { op, args } => {
                         let (a, b) = self.prim_operands(*op, args, size)?;

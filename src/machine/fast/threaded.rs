@@ -45,6 +45,25 @@ enum ConSel {
     Fail,
 }
 
+/// A value an op returns, handed to the op loop's one return point
+/// (`ret_con`, `ret_int` inlined there once): a constructor and the number
+/// of its fields (in the loop's field buffer), or an `Int#`.
+#[derive(Clone, Copy)]
+enum Ret {
+    Con(ConId, usize),
+    Int(i64),
+}
+
+/// What [`Machine::app`] leaves the op loop to do.
+enum Flow {
+    /// Go on to this op.
+    Go(ExprId),
+    /// Return this value.
+    Ret(Ret),
+    /// Stop: the machine is in `Eval` of the op or in a return.
+    Stop,
+}
+
 /// Which alternative of a case a returned `Int#` selects: the body and,
 /// for rule 12, the slot the default binds.
 enum IntSel {
@@ -188,222 +207,230 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         // An op runs while `steps + MAX_OP_STEPS <= budget`, that is while
         // `steps < op_end` (one comparison per op).
         let op_end = budget.saturating_add(1).saturating_sub(MAX_OP_STEPS);
-        loop {
+        // The fields of a constructor being returned, or the arguments of
+        // a call (set up once: an array per op cost a `memset`).
+        let mut fs = [Value::Int(0); MAX_FIELDS];
+        'ops: loop {
             if self.steps >= op_end {
-                break;
+                break 'ops;
             }
             // SAFETY: `pc` was checked above or read from a verified table.
-            let next = match *unsafe { self.k.op_ref(pc) } {
-                Op::Rules => break,
-                Op::Let {
-                    first,
-                    n,
-                    words,
-                    body,
-                } => {
-                    // Rule 3, when the heap has room without a collection.
-                    if self.gc_stress || self.heap.free_words() < words as usize {
-                        break;
-                    }
-                    self.at = pc;
-                    let cc = self.cc;
-                    // Bind every name first (letrec), then build each
-                    // closure with its free variables, as the rule loop.
-                    let mut next = self.heap.next_addr();
-                    // SAFETY: the range of a verified `let`.
-                    let lets = unsafe { self.k.lets(first, n) };
-                    for b in lets {
-                        // SAFETY: a verified slot (see `value_of`).
-                        unsafe {
-                            self.s
-                                .vals
-                                .set(self.env_base + b.slot as usize, Value::Ptr(next))
-                        };
-                        next += closure_words(b.nfree as usize) as Addr;
-                    }
-                    for b in lets {
-                        let info = Info {
-                            tag: Tag::Lambda,
-                            n: b.nfree,
-                            index: b.lambda,
-                        };
-                        let (vals, base, k) = (&self.s.vals, self.env_base, &self.k);
-                        let r = self.heap.alloc_with(info, cc, b.nfree as usize, |i| {
-                            // SAFETY: `i < nfree`: an operand of the
-                            // verified closure, read as in `value_of`.
-                            unsafe { vals.get(k.opnd(b.first_free + i as u32).index(base)) }
-                        });
-                        debug_assert!(r.is_some());
-                    }
-                    if PROF {
-                        self.pend_words += words as u64;
-                    }
-                    self.steps += 1;
-                    body
-                }
-                Op::CaseVar { x, alts } => {
-                    // SAFETY: a verified operand.
-                    let v = unsafe { self.value_of(x) };
-                    // SAFETY: the op's verified alternatives.
-                    match unsafe { self.case_var(pc, v, alts) } {
-                        Some(next) => next,
-                        None => break,
-                    }
-                }
-                Op::CasePrim { op, a, b, alts } => {
-                    // Rules 4, 14 and 11, 12 or 13.
-                    // SAFETY: verified operands.
-                    let (Value::Int(x), Value::Int(y)) =
-                        (unsafe { self.value_of(a) }, unsafe { self.value_of(b) })
-                    else {
-                        break;
-                    };
-                    let Some(r) = primitives::apply(op, x, y) else {
-                        break;
-                    };
-                    if !self.fits(self.env_len + 3) {
-                        break;
-                    }
-                    // SAFETY: the op's verified alternatives.
-                    let IntSel::Body(body, bind) =
-                        (unsafe { self.select_int(self.k.alts(alts), r) })
-                    else {
-                        break;
-                    };
-                    if let Some(slot) = bind {
-                        // SAFETY: a verified default binder.
-                        unsafe { self.set_local(slot, Value::Int(r)) };
-                    }
-                    self.at = pc;
-                    self.steps += 3;
-                    if PROF {
-                        self.pend_calls += 1;
-                    }
-                    body
-                }
-                Op::Case { scrut, copy, .. } => {
-                    // Rule 4.
-                    let (b, n) = (self.env_base, self.env_len);
-                    if !self.fits(n + 3) {
-                        break;
-                    }
-                    // SAFETY: `pc` is an expression.
-                    unsafe { self.push_cont(pc) };
-                    if copy {
-                        self.env_base = self.s.vals.copy_env(b, n);
-                    }
-                    self.steps += 1;
-                    scrut
-                }
-                Op::CallGlobal { lam, first, n } => {
-                    // Rules 1 and 2: a global function has no free
-                    // variables, and its stack (the empty one) appends
-                    // nothing.
-                    // SAFETY: `lam` verified below the number of lambdas,
-                    // which is `p.lams`'s length.
-                    debug_assert!((lam as usize) < self.p.lams.len());
-                    let l = unsafe { *self.p.lams.get_unchecked(lam as usize) };
-                    let n = n as usize;
-                    if n > MAX_FIELDS || !self.fits(n) {
-                        break;
-                    }
-                    let mut xs = [Value::Int(0); MAX_FIELDS];
-                    for (i, x) in xs.iter_mut().enumerate().take(n) {
-                        // SAFETY: `i < n`, the op's verified range.
-                        *x = unsafe { self.opnd_value(first + i as u32) };
-                    }
-                    self.at = pc;
-                    if PROF {
-                        self.pend_calls += 1;
-                    }
-                    self.open_env_with(l.fun_env as usize, &xs[..n]);
-                    self.steps += 2;
-                    l.body
-                }
-                Op::App { f, first, n } => {
-                    // SAFETY: a verified operand.
-                    let v = unsafe { self.value_of(f) };
-                    // SAFETY: the op's verified range.
-                    match unsafe { self.app(pc, v, first, n as usize, budget) } {
-                        Some(next) => next,
-                        None => return self.steps != start,
-                    }
-                }
-                Op::Con { con, first, n } => {
-                    // Rule 5, then the return.
-                    let n = n as usize;
-                    if n > MAX_FIELDS {
-                        break;
-                    }
-                    let mut fs = [Value::Int(0); MAX_FIELDS];
-                    for (i, x) in fs.iter_mut().enumerate().take(n) {
-                        // SAFETY: `i < n`, the op's verified range.
-                        *x = unsafe { self.opnd_value(first + i as u32) };
-                    }
-                    self.at = pc;
-                    self.steps += 1;
-                    match self.ret_con(con, &fs[..n], budget) {
-                        Some(next) => next,
-                        None => return true,
-                    }
-                }
-                Op::Lit(k) => {
-                    // Rule 9, then the return.
-                    self.at = pc;
-                    self.steps += 1;
-                    match self.ret_int(k, budget) {
-                        Some(next) => next,
-                        None => return true,
-                    }
-                }
-                Op::Prim { op, a, b } => {
-                    // Rule 14, then the return.
-                    // SAFETY: verified operands.
-                    let (Value::Int(x), Value::Int(y)) =
-                        (unsafe { self.value_of(a) }, unsafe { self.value_of(b) })
-                    else {
-                        break;
-                    };
-                    let Some(r) = primitives::apply(op, x, y) else {
-                        break;
-                    };
-                    self.at = pc;
-                    self.steps += 1;
-                    match self.ret_int(r, budget) {
-                        Some(next) => next,
-                        None => return true,
-                    }
-                }
-                Op::Scc { cc: l, body } => {
-                    let flat = self.mode == CostCentreMode::Flat;
-                    if flat && self.cc == l {
-                        // Rule scc=.
+            let ret = 'op: {
+                let next = match *unsafe { self.k.op_ref(pc) } {
+                    Op::Rules => break 'ops,
+                    Op::Let {
+                        first,
+                        n,
+                        words,
+                        body,
+                    } => {
+                        // Rule 3, when the heap has room without a collection.
+                        if self.gc_stress || self.heap.free_words() < words as usize {
+                            break 'ops;
+                        }
+                        self.at = pc;
+                        let cc = self.cc;
+                        // Bind every name first (letrec), then build each
+                        // closure with its free variables, as the rule loop.
+                        let mut next = self.heap.next_addr();
+                        // SAFETY: the range of a verified `let`.
+                        let lets = unsafe { self.k.lets(first, n) };
+                        for b in lets {
+                            // SAFETY: a verified slot (see `value_of`).
+                            unsafe {
+                                self.s
+                                    .vals
+                                    .set(self.env_base + b.slot as usize, Value::Ptr(next))
+                            };
+                            next += closure_words(b.nfree as usize) as Addr;
+                        }
+                        for b in lets {
+                            let info = Info {
+                                tag: Tag::Lambda,
+                                n: b.nfree,
+                                index: b.lambda,
+                            };
+                            let (vals, base, k) = (&self.s.vals, self.env_base, &self.k);
+                            let r = self.heap.alloc_with(info, cc, b.nfree as usize, |i| {
+                                // SAFETY: `i < nfree`: an operand of the
+                                // verified closure, read as in `value_of`.
+                                unsafe { vals.get(k.opnd(b.first_free + i as u32).index(base)) }
+                            });
+                            debug_assert!(r.is_some());
+                        }
                         if PROF {
-                            self.ctr(l).strict_calls += 1;
+                            self.pend_words += words as u64;
                         }
-                    } else {
-                        // Rule scc.
-                        if !self.fits(if flat { 4 } else { 0 }) {
-                            break;
+                        self.steps += 1;
+                        body
+                    }
+                    Op::CaseVar { x, alts, scrut } => {
+                        // SAFETY: a verified operand.
+                        let v = unsafe { self.value_of(x) };
+                        // SAFETY: the op's verified alternatives.
+                        match unsafe { self.case_var(pc, v, alts, scrut) } {
+                            Some(next) => next,
+                            None => break 'ops,
                         }
-                        if flat {
-                            self.push_restore_frame();
-                            self.cc = l;
+                    }
+                    Op::CasePrim { op, a, b, alts } => {
+                        // Rules 4, 14 and 11, 12 or 13.
+                        // SAFETY: verified operands.
+                        let (Value::Int(x), Value::Int(y)) =
+                            (unsafe { self.value_of(a) }, unsafe { self.value_of(b) })
+                        else {
+                            break 'ops;
+                        };
+                        let Some(r) = primitives::apply(op, x, y) else {
+                            break 'ops;
+                        };
+                        if !self.fits(self.env_len + 3) {
+                            break 'ops;
+                        }
+                        // SAFETY: the op's verified alternatives.
+                        let IntSel::Body(body, bind) =
+                            (unsafe { self.select_int(self.k.alts(alts), r) })
+                        else {
+                            break 'ops;
+                        };
+                        if let Some(slot) = bind {
+                            // SAFETY: a verified default binder.
+                            unsafe { self.set_local(slot, Value::Int(r)) };
+                        }
+                        self.at = pc;
+                        self.steps += 3;
+                        if PROF {
+                            self.pend_calls += 1;
+                        }
+                        body
+                    }
+                    Op::Case { scrut, copy, .. } => {
+                        // Rule 4.
+                        let (b, n) = (self.env_base, self.env_len);
+                        if !self.fits(n + 3) {
+                            break 'ops;
+                        }
+                        // SAFETY: `pc` is an expression.
+                        unsafe { self.push_cont(pc) };
+                        if copy {
+                            self.env_base = self.s.vals.copy_env(b, n);
+                        }
+                        self.steps += 1;
+                        scrut
+                    }
+                    Op::CallGlobal { lam, first, n } => {
+                        // Rules 1 and 2: a global function has no free
+                        // variables, and its stack (the empty one) appends
+                        // nothing.
+                        // SAFETY: `lam` verified below the number of lambdas,
+                        // which is `p.lams`'s length.
+                        debug_assert!((lam as usize) < self.p.lams.len());
+                        let l = unsafe { *self.p.lams.get_unchecked(lam as usize) };
+                        let n = n as usize;
+                        if n > MAX_FIELDS || !self.fits(n) {
+                            break 'ops;
+                        }
+                        // The arguments go through the loop's buffer: the new
+                        // environment may overlap the one they are read from.
+                        for (i, x) in fs.iter_mut().enumerate().take(n) {
+                            // SAFETY: `i < n`, the op's verified range.
+                            *x = unsafe { self.opnd_value(first + i as u32) };
+                        }
+                        self.at = pc;
+                        if PROF {
+                            self.pend_calls += 1;
+                        }
+                        self.open_env_with(l.fun_env as usize, &fs[..n]);
+                        self.steps += 2;
+                        l.body
+                    }
+                    Op::App { f, first, n } => {
+                        // SAFETY: a verified operand.
+                        let v = unsafe { self.value_of(f) };
+                        // SAFETY: the op's verified range.
+                        match unsafe { self.app(pc, v, first, n as usize, &mut fs) } {
+                            Flow::Go(next) => next,
+                            Flow::Ret(r) => break 'op r,
+                            Flow::Stop => return self.steps != start,
+                        }
+                    }
+                    Op::Con { con, first, n } => {
+                        // Rule 5, then the return.
+                        let n = n as usize;
+                        if n > MAX_FIELDS {
+                            break 'ops;
+                        }
+                        for (i, x) in fs.iter_mut().enumerate().take(n) {
+                            // SAFETY: `i < n`, the op's verified range.
+                            *x = unsafe { self.opnd_value(first + i as u32) };
+                        }
+                        self.at = pc;
+                        self.steps += 1;
+                        break 'op Ret::Con(con, n);
+                    }
+                    Op::Lit(k) => {
+                        // Rule 9, then the return.
+                        self.at = pc;
+                        self.steps += 1;
+                        break 'op Ret::Int(k);
+                    }
+                    Op::Prim { op, a, b } => {
+                        // Rule 14, then the return.
+                        // SAFETY: verified operands.
+                        let (Value::Int(x), Value::Int(y)) =
+                            (unsafe { self.value_of(a) }, unsafe { self.value_of(b) })
+                        else {
+                            break 'ops;
+                        };
+                        let Some(r) = primitives::apply(op, x, y) else {
+                            break 'ops;
+                        };
+                        self.at = pc;
+                        self.steps += 1;
+                        break 'op Ret::Int(r);
+                    }
+                    Op::Scc { cc: l, body } => {
+                        let flat = self.mode == CostCentreMode::Flat;
+                        if flat && self.cc == l {
+                            // Rule scc=.
+                            if PROF {
+                                self.ctr(l).strict_calls += 1;
+                            }
                         } else {
-                            self.cc = self.acct.stacks.push(self.cc, l);
+                            // Rule scc.
+                            if !self.fits(if flat { 4 } else { 0 }) {
+                                break 'ops;
+                            }
+                            if flat {
+                                self.push_restore_frame();
+                                self.cc = l;
+                            } else {
+                                self.cc = self.acct.stacks.push(self.cc, l);
+                            }
+                            if PROF {
+                                let cc = self.cc;
+                                self.ctr(cc).strict_calls += 1;
+                            }
                         }
-                        if PROF {
-                            let cc = self.cc;
-                            self.ctr(cc).strict_calls += 1;
-                        }
+                        self.at = pc;
+                        self.steps += 1;
+                        self.switch(self.cc);
+                        body
                     }
-                    self.at = pc;
-                    self.steps += 1;
-                    self.switch(self.cc);
-                    body
-                }
+                };
+                pc = next;
+                continue 'ops;
             };
-            pc = next;
+            // The one return point: to the waiting alternative, through
+            // update and restore frames.
+            let next = match ret {
+                Ret::Con(c, n) => self.ret_con(c, &fs[..n], budget),
+                Ret::Int(k) => self.ret_int(k, budget),
+            };
+            match next {
+                Some(next) => pc = next,
+                None => return true,
+            }
         }
         self.s.ctl = Ctl::Eval(pc);
         self.steps != start
@@ -437,7 +464,13 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// `pc` is an expression and `alts` its verified alternatives (the
     /// operands of an `Op::CaseVar` at `pc`).
     #[inline(always)]
-    unsafe fn case_var(&mut self, pc: ExprId, v: Value, alts: u32) -> Option<ExprId> {
+    unsafe fn case_var(
+        &mut self,
+        pc: ExprId,
+        v: Value,
+        alts: u32,
+        scrut: ExprId,
+    ) -> Option<ExprId> {
         match v {
             Value::Int(k) => {
                 if !self.fits(self.env_len + 3) {
@@ -521,11 +554,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 // SAFETY: `pc` is an expression.
                                 unsafe { self.push_cont(pc) };
                                 self.steps += 1;
-                                if let ExprCode::Case { scrut, .. } =
-                                    self.code.exprs[pc as usize].code
-                                {
-                                    self.at = scrut;
-                                }
+                                self.at = scrut;
                                 if PROF {
                                     self.pend_calls += 1;
                                 }
@@ -609,19 +638,19 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         v: Value,
         first: u32,
         n: usize,
-        budget: u64,
-    ) -> Option<ExprId> {
+        fs: &mut [Value; MAX_FIELDS],
+    ) -> Flow {
         let code = self.code;
         let stop = |m: &mut Self| {
             m.s.ctl = Ctl::Eval(pc);
-            None
+            Flow::Stop
         };
         let p = match v {
             Value::Int(k) if n == 0 => {
                 // Rule 10.
                 self.at = pc;
                 self.steps += 1;
-                return self.ret_int(k, budget);
+                return Flow::Ret(Ret::Int(k));
             }
             Value::Int(_) => return stop(self),
             Value::Ptr(p) => p,
@@ -642,8 +671,9 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                         if (n == 0 && self.avail() != 0) || !self.fits(n) {
                             return stop(self);
                         }
-                        let mut xs = [Value::Int(0); MAX_FIELDS];
-                        for (i, x) in xs.iter_mut().enumerate().take(n) {
+                        // The arguments go through the loop's buffer: the new
+                        // environment may overlap the one they are read from.
+                        for (i, x) in fs.iter_mut().enumerate().take(n) {
                             // SAFETY: `i < n`, the op's verified range.
                             *x = unsafe { self.opnd_value(first + i as u32) };
                         }
@@ -652,12 +682,12 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                             self.pend_calls += 1;
                         }
                         let base = self.open_function_env(a, lam) + lam.nfree as usize;
-                        for (slot, x) in self.s.vals[base..base + n].iter_mut().zip(&xs[..n]) {
+                        for (slot, x) in self.s.vals[base..base + n].iter_mut().zip(&fs[..n]) {
                             *slot = *x;
                         }
                         self.steps += 2;
                         self.switch(self.cc);
-                        Some(lam.body)
+                        Flow::Go(lam.body)
                     }
                     1 | 2 if n == 0 => {
                         // Rules 1 and 15.
@@ -669,7 +699,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                             self.pend_calls += 1;
                         }
                         self.steps += 1;
-                        Some(self.enter_thunk_op(a, lam, info.index))
+                        Flow::Go(self.enter_thunk_op(a, lam, info.index))
                     }
                     _ => stop(self),
                 }
@@ -680,7 +710,6 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 if PROF {
                     self.heap.used(a);
                 }
-                let mut fs = [Value::Int(0); MAX_FIELDS];
                 for (i, f) in fs.iter_mut().enumerate().take(k) {
                     *f = self.heap.payload(a, i);
                 }
@@ -694,7 +723,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     .copied()
                     .unwrap_or(u32::MAX);
                 self.steps += 3;
-                self.ret_con(info.index, &fs[..k], budget)
+                Flow::Ret(Ret::Con(info.index, k))
             }
             _ => stop(self),
         }

@@ -113,7 +113,11 @@ impl ValueStack {
             self.grow(end);
         }
         self.top = end;
-        &mut self.area[base..end]
+        debug_assert!(base <= end && end <= self.area.len());
+        // SAFETY: `base <= end` (no overflow: both are heights of a stack
+        // of at most `MAX_HEIGHT` values) and `end + room <= area.len()`,
+        // made so just above.
+        unsafe { self.area.get_unchecked_mut(base..end) }
     }
 
     /// Make room up to `end`, `room` past it and a little beyond. The vector's capacity
