@@ -28,6 +28,7 @@
 
 use super::compile::{Alts, AltsOn, ConAlt, MAX_OP_STEPS, NONE, Op, Opnd};
 use super::*;
+use crate::stg::syntax::PrimOp;
 
 /// Most fields of a constructor the op loop returns, and most arguments of
 /// a call it makes (more go through the rule loop).
@@ -276,33 +277,14 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     Op::CasePrim { op, a, b, alts } => {
                         // Rules 4, 14 and 11, 12 or 13.
                         // SAFETY: verified operands.
-                        let (Value::Int(x), Value::Int(y)) =
-                            (unsafe { self.value_of(a) }, unsafe { self.value_of(b) })
-                        else {
+                        let Some(r) = (unsafe { self.prim(op, a, b) }) else {
                             break 'ops;
                         };
-                        let Some(r) = primitives::apply(op, x, y) else {
-                            break 'ops;
-                        };
-                        if !self.fits(self.env_len + 3) {
-                            break 'ops;
-                        }
                         // SAFETY: the op's verified alternatives.
-                        let IntSel::Body(body, bind) =
-                            (unsafe { self.select_int(self.k.alts(alts), r) })
-                        else {
-                            break 'ops;
-                        };
-                        if let Some(slot) = bind {
-                            // SAFETY: a verified default binder.
-                            unsafe { self.set_local(slot, Value::Int(r)) };
+                        match unsafe { self.case_int(pc, alts, r) } {
+                            Some(next) => next,
+                            None => break 'ops,
                         }
-                        self.at = pc;
-                        self.steps += 3;
-                        if PROF {
-                            self.pend_calls += 1;
-                        }
-                        body
                     }
                     Op::Case { scrut, copy, .. } => {
                         // Rule 4.
@@ -377,12 +359,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     Op::Prim { op, a, b } => {
                         // Rule 14, then the return.
                         // SAFETY: verified operands.
-                        let (Value::Int(x), Value::Int(y)) =
-                            (unsafe { self.value_of(a) }, unsafe { self.value_of(b) })
-                        else {
-                            break 'ops;
-                        };
-                        let Some(r) = primitives::apply(op, x, y) else {
+                        let Some(r) = (unsafe { self.prim(op, a, b) }) else {
                             break 'ops;
                         };
                         self.at = pc;
@@ -472,26 +449,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         scrut: ExprId,
     ) -> Option<ExprId> {
         match v {
-            Value::Int(k) => {
-                if !self.fits(self.env_len + 3) {
-                    return None;
-                }
-                // SAFETY: verified alternatives.
-                let IntSel::Body(body, bind) = (unsafe { self.select_int(self.k.alts(alts), k) })
-                else {
-                    return None;
-                };
-                if let Some(slot) = bind {
-                    // SAFETY: a verified default binder.
-                    unsafe { self.set_local(slot, Value::Int(k)) };
-                }
-                self.at = pc;
-                self.steps += 3;
-                if PROF {
-                    self.pend_calls += 1;
-                }
-                Some(body)
-            }
+            // SAFETY: verified alternatives.
+            Value::Int(k) => unsafe { self.case_int(pc, alts, k) },
             Value::Ptr(p) => {
                 let (a, info) = self.heap.deref_info(p)?;
                 match info.tag {
@@ -609,6 +568,50 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         self.steps += 5;
         if PROF {
             self.pend_calls += 2;
+        }
+        Some(body)
+    }
+
+    /// Rule 14's result, `op {a, b}`; `None` when an operand is not an
+    /// `Int#` or the operation fails (errors are the rule loop's).
+    ///
+    /// # Safety
+    /// `a` and `b` are verified operands.
+    #[inline(always)]
+    unsafe fn prim(&self, op: PrimOp, a: Opnd, b: Opnd) -> Option<i64> {
+        // SAFETY: verified operands.
+        let (Value::Int(x), Value::Int(y)) =
+            (unsafe { self.value_of(a) }, unsafe { self.value_of(b) })
+        else {
+            return None;
+        };
+        primitives::apply(op, x, y)
+    }
+
+    /// The end of a case on the `Int#` `k` at hand (the case `pc` of a
+    /// variable or of a primitive operation): rule 4 with 10 or 14 before
+    /// it, then 11, 12 or 13. `None` when no alternative matches (an
+    /// error) or the stacks might not fit.
+    ///
+    /// # Safety
+    /// `alts` is an index of the verified `Compiled::alts`.
+    #[inline(always)]
+    unsafe fn case_int(&mut self, pc: ExprId, alts: u32, k: i64) -> Option<ExprId> {
+        if !self.fits(self.env_len + 3) {
+            return None;
+        }
+        // SAFETY: verified alternatives.
+        let IntSel::Body(body, bind) = (unsafe { self.select_int(self.k.alts(alts), k) }) else {
+            return None;
+        };
+        if let Some(slot) = bind {
+            // SAFETY: a verified default binder.
+            unsafe { self.set_local(slot, Value::Int(k)) };
+        }
+        self.at = pc;
+        self.steps += 3;
+        if PROF {
+            self.pend_calls += 1;
         }
         Some(body)
     }
