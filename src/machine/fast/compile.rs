@@ -130,6 +130,13 @@ pub(super) enum Op {
     /// (a global function has no free variables and, in stacks mode, the
     /// empty stack, whose append changes nothing).
     CallGlobal { lam: LambdaId, first: u32, n: u32 },
+    /// A superinstruction: `f {a, b}` where `f` is a global re-entrant
+    /// function of the shape of the Prelude's `plusInt` or `ltInt` (see
+    /// [`IntFn`]): when both arguments are evaluated boxed integers, rules
+    /// 1, 2, then 4, 1, 2, 5, 6 twice, then 4, 14 and 11, 12 or 13 (15
+    /// steps) at once, on to the primitive case's alternative; otherwise
+    /// `CallGlobal { lam, first, n: 2 }`.
+    CallIntFn { lam: LambdaId, first: u32, f: u32 },
     /// `f {args}`, anything else.
     App { f: Opnd, first: u32, n: u32 },
     /// `c {args}` (rule 5, then the return).
@@ -140,6 +147,31 @@ pub(super) enum Op {
     Prim { op: PrimOp, a: Opnd, b: Opnd },
     /// `scc "l" e`.
     Scc { cc: CcId, body: ExprId },
+}
+
+/// The shape [`Op::CallIntFn`] stands for, recognised in the compiled
+/// ops of a two-argument global function (whatever its name):
+///
+/// ```text
+/// f = {} \r {a, b} -> case a of            -- e1: Op::CaseVar on slot 0
+///                        C1 {x} -> case b of  -- e2: Op::CaseVar on slot 1
+///                          C2 {y} -> case op {x, y} of alts3  -- e3: Op::CasePrim
+/// ```
+///
+/// where `C1` and `C2` are the first alternatives of their cases, each
+/// binding one field, `x`'s slot is neither `b`'s nor `y`'s, and the
+/// primitive case reads exactly `x` and `y`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct IntFn {
+    pub c1: ConId,
+    pub s1: u32,
+    pub c2: ConId,
+    pub s2: u32,
+    pub op: PrimOp,
+    /// The primitive case (`e3`), where the machine is when it chooses
+    /// the alternative, and its alternatives.
+    pub e3: ExprId,
+    pub alts3: u32,
 }
 
 /// The compiled program.
@@ -156,6 +188,8 @@ pub(super) struct Compiled {
     pub constants: Vec<Value>,
     /// `case_alts[e]`: the alternatives of the case expression `e`.
     pub case_alts: Vec<u32>,
+    /// The shapes of [`Op::CallIntFn`]s.
+    pub int_fns: Vec<IntFn>,
     /// The largest environment an op runs in (a lambda's body, or a
     /// constructor value's when entered).
     pub max_env: usize,
@@ -247,6 +281,19 @@ impl Compiled {
                         return Err(format!("op {e}: lambda {lam}"));
                     }
                     range(first, n, self.opnds.len(), "call")?;
+                }
+                Op::CallIntFn { lam, first, f } => {
+                    if lam as usize >= code.lambdas.len() {
+                        return Err(format!("op {e}: lambda {lam}"));
+                    }
+                    range(first, 2, self.opnds.len(), "call")?;
+                    let Some(i) = self.int_fns.get(f as usize) else {
+                        return Err(format!("op {e}: integer function {f}"));
+                    };
+                    slot(i.s1, "integer function")?;
+                    slot(i.s2, "integer function")?;
+                    expr(i.e3, "integer function")?;
+                    alts_ok(i.alts3)?;
                 }
                 Op::App { f, first, n } => {
                     opnd(f)?;
@@ -401,6 +448,91 @@ impl Compiled {
     }
 }
 
+impl Compiled {
+    /// The shape `f` of an `Op::CallIntFn`.
+    ///
+    /// # Safety
+    /// `f` is the operand of a verified `Op::CallIntFn`.
+    #[inline(always)]
+    pub unsafe fn int_fn(&self, f: u32) -> &IntFn {
+        debug_assert!((f as usize) < self.int_fns.len());
+        // SAFETY: in range (see above).
+        unsafe { self.int_fns.get_unchecked(f as usize) }
+    }
+
+    /// Turn each call of a global function of [`IntFn`]'s shape with two
+    /// arguments into an [`Op::CallIntFn`] (before verification, which
+    /// checks the new ops and shapes like the others).
+    fn call_int_fns(&mut self, code: &Code) {
+        let mut shapes: HashMap<LambdaId, Option<u32>> = HashMap::new();
+        for e in 0..self.ops.len() {
+            let Op::CallGlobal { lam, first, n: 2 } = self.ops[e] else {
+                continue;
+            };
+            let f = match shapes.get(&lam) {
+                Some(&f) => f,
+                None => {
+                    let f = self.int_fn_shape(code, lam).map(|i| {
+                        self.int_fns.push(i);
+                        (self.int_fns.len() - 1) as u32
+                    });
+                    shapes.insert(lam, f);
+                    f
+                }
+            };
+            if let Some(f) = f {
+                self.ops[e] = Op::CallIntFn { lam, first, f };
+            }
+        }
+    }
+
+    /// The shape of the global function `lam` (two arguments, no free
+    /// variables), if it is [`IntFn`]'s.
+    fn int_fn_shape(&self, code: &Code, lam: LambdaId) -> Option<IntFn> {
+        let l = code.lambdas.get(lam as usize)?;
+        if l.arity != 2 || !l.free.is_empty() {
+            return None;
+        }
+        // `case v of C {x} -> next` on slot `v`: `(C, x's slot, next)`.
+        let unbox = |e: ExprId, v: u32| -> Option<(ConId, u32, ExprId)> {
+            let Op::CaseVar { x, alts, .. } = *self.ops.get(e as usize)? else {
+                return None;
+            };
+            let a = self.alts.get(alts as usize)?;
+            if x != Opnd(Opnd::LOCAL | v) || a.on != AltsOn::Con || a.n == 0 {
+                return None;
+            }
+            let alt = self.con_alts.get(a.first as usize)?;
+            if alt.nbinds != 1 {
+                return None;
+            }
+            Some((
+                alt.con,
+                *self.bind_slots.get(alt.first_bind as usize)?,
+                alt.body,
+            ))
+        };
+        let (c1, s1, e2) = unbox(l.body, 0)?;
+        let (c2, s2, e3) = unbox(e2, 1)?;
+        let Op::CasePrim { op, a, b, alts } = *self.ops.get(e3 as usize)? else {
+            return None;
+        };
+        let reads_x_y = a == Opnd(Opnd::LOCAL | s1) && b == Opnd(Opnd::LOCAL | s2);
+        if !reads_x_y || s1 == 1 || s1 == s2 {
+            return None;
+        }
+        Some(IntFn {
+            c1,
+            s1,
+            c2,
+            s2,
+            op,
+            e3,
+            alts3: alts,
+        })
+    }
+}
+
 /// The `n` entries of `table` from `first`, without a bounds check.
 ///
 /// # Safety
@@ -445,6 +577,7 @@ pub(super) fn compile(code: &Code) -> Compiled {
             lets: Vec::new(),
             constants: vec![Value::Int(0); nglobals as usize],
             case_alts: vec![NONE; code.exprs.len()],
+            int_fns: Vec::new(),
             max_env: 0,
         },
         literals: HashMap::new(),
@@ -500,6 +633,7 @@ pub(super) fn compile(code: &Code) -> Compiled {
             k.c.ops[e] = op;
         }
     }
+    k.c.call_int_fns(code);
     if let Err(e) = k.c.verify(code) {
         // Lowering never makes such a program; if it did, the rule loop
         // runs all of it, with its own checks.
@@ -771,6 +905,45 @@ mod tests {
         });
         c.int_alts.clear();
         assert!(c.verify(&code).is_err());
+    }
+
+    #[test]
+    fn a_call_of_an_integer_function_is_recognised_by_its_shape() {
+        // `add` has `plusInt`'s shape under another name; `swap` does
+        // not (its primitive case reads `y` before `x`).
+        let code = code_of(
+            "main = {} \\u {} -> let t = {} \\u {} -> swap {one, one} in add {one, t}\n\
+             one = {} \\r {} -> I# {1#}\n\
+             add = {} \\r {a, b} -> case a of\n  I# {x} -> case b of\n    I# {y} -> case +# {x, y} of\n      r -> I# {r}\n\
+             swap = {} \\r {a, b} -> case a of\n  I# {x} -> case b of\n    I# {y} -> case -# {y, x} of\n      r -> I# {r}\n",
+        );
+        let c = compile(&code);
+        assert_eq!(c.verify(&code), Ok(()));
+        let calls: Vec<Op> = c
+            .ops
+            .iter()
+            .copied()
+            .filter(|o| matches!(o, Op::CallIntFn { .. } | Op::CallGlobal { .. }))
+            .collect();
+        assert_eq!(calls.len(), 2, "{calls:?}");
+        assert_eq!(
+            calls
+                .iter()
+                .filter(|o| matches!(o, Op::CallIntFn { .. }))
+                .count(),
+            1,
+            "{calls:?}"
+        );
+        assert_eq!(c.int_fns.len(), 1);
+        assert_eq!(c.int_fns[0].op, PrimOp::Add);
+        // A shape index past the table is caught.
+        let mut k = compile(&code);
+        for o in &mut k.ops {
+            if let Op::CallIntFn { f, .. } = o {
+                *f = 1;
+            }
+        }
+        assert!(k.verify(&code).is_err());
     }
 
     #[test]

@@ -301,30 +301,18 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                         scrut
                     }
                     Op::CallGlobal { lam, first, n } => {
-                        // Rules 1 and 2: a global function has no free
-                        // variables, and its stack (the empty one) appends
-                        // nothing.
-                        // SAFETY: `lam` verified below the number of lambdas,
-                        // which is `p.lams`'s length.
-                        debug_assert!((lam as usize) < self.p.lams.len());
-                        let l = unsafe { *self.p.lams.get_unchecked(lam as usize) };
-                        let n = n as usize;
-                        if n > MAX_FIELDS || !self.fits(n) {
-                            break 'ops;
+                        // SAFETY: the op's verified lambda and range.
+                        match unsafe { self.call_global(pc, lam, first, n as usize, &mut fs) } {
+                            Some(next) => next,
+                            None => break 'ops,
                         }
-                        // The arguments go through the loop's buffer: the new
-                        // environment may overlap the one they are read from.
-                        for (i, x) in fs.iter_mut().enumerate().take(n) {
-                            // SAFETY: `i < n`, the op's verified range.
-                            *x = unsafe { self.opnd_value(first + i as u32) };
+                    }
+                    Op::CallIntFn { lam, first, f } => {
+                        // SAFETY: the op's verified lambda, range and shape.
+                        match unsafe { self.call_int_fn(pc, lam, first, f, op_end, &mut fs) } {
+                            Some(next) => next,
+                            None => break 'ops,
                         }
-                        self.at = pc;
-                        if PROF {
-                            self.pend_calls += 1;
-                        }
-                        self.open_env_with(l.fun_env as usize, &fs[..n]);
-                        self.steps += 2;
-                        l.body
                     }
                     Op::App { f, first, n } => {
                         // SAFETY: a verified operand.
@@ -413,6 +401,191 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         self.steps != start
     }
 
+    /// Rules 1 and 2 for `f {args}` (op `pc`, `n` arguments from `first`)
+    /// with `f` the global re-entrant function of lambda `lam` taking
+    /// exactly `n`: a global function has no free variables, and its
+    /// stack (the empty one) appends nothing. `None` (nothing done) when
+    /// the stacks might not fit.
+    ///
+    /// # Safety
+    /// `lam` and `first..first + n` are a verified call's.
+    #[inline(always)]
+    unsafe fn call_global(
+        &mut self,
+        pc: ExprId,
+        lam: LambdaId,
+        first: u32,
+        n: usize,
+        fs: &mut [Value; MAX_FIELDS],
+    ) -> Option<ExprId> {
+        debug_assert!((lam as usize) < self.p.lams.len());
+        // SAFETY: `lam` verified below the number of lambdas, which is
+        // `p.lams`'s length.
+        let l = unsafe { *self.p.lams.get_unchecked(lam as usize) };
+        if n > MAX_FIELDS || !self.fits(n) {
+            return None;
+        }
+        // The arguments go through the loop's buffer: the new environment
+        // may overlap the one they are read from.
+        for (i, x) in fs.iter_mut().enumerate().take(n) {
+            // SAFETY: `i < n`, the op's verified range.
+            *x = unsafe { self.opnd_value(first + i as u32) };
+        }
+        self.at = pc;
+        if PROF {
+            self.pend_calls += 1;
+        }
+        self.open_env_with(l.fun_env as usize, &fs[..n]);
+        self.steps += 2;
+        Some(l.body)
+    }
+
+    /// The superinstruction [`Op::CallIntFn`] (op `pc`): the call of
+    /// `lam` (shape `f`, arguments `first` and `first + 1`) as
+    /// `CallGlobal`, then the first three ops of its body at once when
+    /// each of them would fire in turn: the loop would reach them with the
+    /// steps to spare (13 steps, the last of the three at `steps + 10`),
+    /// both arguments are boxed values with the constructors the cases
+    /// expect, one field each (a constructor, or an arity-0 re-entrant
+    /// closure whose body is one, such as `one`), the primitive operation
+    /// succeeds and an alternative takes its result. Then it has every
+    /// effect of the two `CaseVar`s and the `CasePrim` (the slots bound,
+    /// the steps, where the machine is, the pending calls, the closures
+    /// used) and returns the alternative to go on to; otherwise the
+    /// function's body, where the loop goes on op by op. `None` when the
+    /// call itself does not fire (nothing done).
+    ///
+    /// Out of line: inlined, the loop grows past what LLVM inlines the
+    /// heap's accessors into (docs/PERFORMANCE.md).
+    ///
+    /// # Safety
+    /// `lam`, `first` and `f` are a verified `Op::CallIntFn`'s.
+    #[inline(never)]
+    unsafe fn call_int_fn(
+        &mut self,
+        pc: ExprId,
+        lam: LambdaId,
+        first: u32,
+        f: u32,
+        op_end: u64,
+        fs: &mut [Value; MAX_FIELDS],
+    ) -> Option<ExprId> {
+        // SAFETY: the op's verified lambda and range.
+        let body = unsafe { self.call_global(pc, lam, first, 2, fs) }?;
+        // SAFETY: the op's verified shape.
+        Some(unsafe { self.int_fn_body(f, op_end) }.unwrap_or(body))
+    }
+
+    /// The three ops of [`Machine::call_int_fn`] after the call, or `None`
+    /// (nothing done).
+    ///
+    /// # Safety
+    /// `f` is a verified shape, of the function whose body the machine is
+    /// about to evaluate (its environment is the current one).
+    #[inline(always)]
+    unsafe fn int_fn_body(&mut self, f: u32, op_end: u64) -> Option<ExprId> {
+        if self.steps + 10 >= op_end {
+            return None;
+        }
+        // SAFETY: a verified shape.
+        let sh = *unsafe { self.k.int_fn(f) };
+        // The three `case`s check the same (nothing is pushed between).
+        if !self.fits(self.env_len + 3) {
+            return None;
+        }
+        // The arguments, as the two `CaseVar`s read them (the first binds
+        // neither slot 1 nor the second's slot: `IntFn`).
+        // SAFETY: the operands of the body's verified `CaseVar`s.
+        let (va, vb) = unsafe {
+            (
+                self.value_of(compile::Opnd(compile::Opnd::LOCAL)),
+                self.value_of(compile::Opnd(compile::Opnd::LOCAL | 1)),
+            )
+        };
+        let (a, x) = self.boxed_field(va, sh.c1)?;
+        let (b, y) = self.boxed_field(vb, sh.c2)?;
+        let (Value::Int(xi), Value::Int(yi)) = (x, y) else {
+            return None;
+        };
+        let r = primitives::apply(sh.op, xi, yi)?;
+        // SAFETY: the shape's verified alternatives.
+        let IntSel::Body(body, bind) = (unsafe { self.select_int(self.k.alts(sh.alts3), r) })
+        else {
+            return None;
+        };
+        // It fires.
+        if PROF {
+            self.heap.used(a);
+            self.heap.used(b);
+            // Rules 1 and 6 of each `case`, the primitive case's return.
+            self.pend_calls += 5;
+        }
+        // SAFETY: verified slots (the shape's, the default binder).
+        unsafe {
+            self.set_local(sh.s1, x);
+            self.set_local(sh.s2, y);
+            if let Some(slot) = bind {
+                self.set_local(slot, Value::Int(r));
+            }
+        }
+        self.at = sh.e3;
+        self.steps += 13;
+        Some(body)
+    }
+
+    /// What `case v of C {x} -> ...` binds `x` to when `v` is a boxed
+    /// value with constructor `con` and at least one field (the closure,
+    /// and the field): a constructor, or an arity-0 re-entrant closure
+    /// whose body is one (its atoms read as `CaseVar` reads them). `None`
+    /// for anything else (a thunk, another constructor).
+    #[inline(always)]
+    fn boxed_field(&self, v: Value, con: ConId) -> Option<(Addr, Value)> {
+        let Value::Ptr(p) = v else {
+            return None;
+        };
+        let (a, info) = self.heap.deref_info(p)?;
+        match info.tag {
+            Tag::Con if info.index == con && info.n >= 1 => Some((a, self.heap.payload(a, 0))),
+            Tag::Lambda => {
+                let lam = *self.p.lams.get(info.index as usize)?;
+                if lam.kind != 0 || lam.arity != 0 {
+                    return None;
+                }
+                // SAFETY: a lambda's body (verified).
+                let Op::Con { con: c, first, n } = (unsafe { self.k.op(lam.body) }) else {
+                    return None;
+                };
+                if c != con || n == 0 {
+                    return None;
+                }
+                // SAFETY: `first` is in the verified range of the `Con`
+                // op (`n >= 1`).
+                Some((a, unsafe { self.closure_atom(a, lam, first) }))
+            }
+            _ => None,
+        }
+    }
+
+    /// Operand `i` of the body of the closure at `a` (of lambda `lam`),
+    /// read in its environment: a constant, one of its free variables, or
+    /// `0#` for a slot the body binds later (the rule loop's reading).
+    ///
+    /// # Safety
+    /// `i` is in the verified range of an op of `lam`'s body.
+    #[inline(always)]
+    unsafe fn closure_atom(&self, a: Addr, lam: Lam, i: u32) -> Value {
+        // SAFETY: in range (see above).
+        let o = unsafe { self.k.opnd(i) };
+        if o.0 & compile::Opnd::LOCAL == 0 {
+            // SAFETY: a verified constant operand, in the constant area.
+            unsafe { self.s.vals.get(o.0 as usize) }
+        } else if o.0 & !compile::Opnd::LOCAL < lam.nfree {
+            self.heap.payload(a, (o.0 & !compile::Opnd::LOCAL) as usize)
+        } else {
+            Value::Int(0)
+        }
+    }
+
     /// Open a fresh environment of `size` slots at the floor, its first
     /// slots `xs` (a global function's arguments), the rest not bound yet.
     #[inline(always)]
@@ -487,15 +660,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 // area.
                                 let next = unsafe {
                                     self.case_value(pc, alts, con, n as usize, |m, i| {
-                                        let o = m.k.opnd(first + i as u32);
-                                        if o.0 & compile::Opnd::LOCAL == 0 {
-                                            m.s.vals.get(o.0 as usize)
-                                        } else if o.0 & !compile::Opnd::LOCAL < lam.nfree {
-                                            m.heap
-                                                .payload(a, (o.0 & !compile::Opnd::LOCAL) as usize)
-                                        } else {
-                                            Value::Int(0)
-                                        }
+                                        m.closure_atom(a, lam, first + i as u32)
                                     })
                                 };
                                 // (Used only if the op fires.)
