@@ -426,7 +426,7 @@ impl Heap {
     }
 
     /// Clear the pointer bits of words `from..from + n` (`n >= 1`).
-    #[inline]
+    #[inline(always)]
     fn clear_bits(&mut self, from: usize, n: usize) {
         let b = from % 64;
         if b + n <= 64 {
@@ -446,7 +446,7 @@ impl Heap {
     }
 
     /// The info word of the closure at `a`, `None` if `a` is not a closure.
-    #[inline]
+    #[inline(always)]
     pub fn info(&self, a: Addr) -> Option<Info> {
         if !self.in_range(a) {
             return None;
@@ -463,7 +463,7 @@ impl Heap {
         self.words[a as usize + 1] as u32
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn payload(&self, a: Addr, i: usize) -> Value {
         let j = a as usize + 2 + i;
         if self.bit(j) {
@@ -542,7 +542,7 @@ impl Heap {
 
     /// Follow indirections from `a` (bounded; a cycle cannot be built by
     /// updates, the bound only guards against a corrupt heap).
-    #[inline]
+    #[inline(always)]
     pub fn deref(&self, a: Addr) -> Addr {
         match self.words.get(a as usize) {
             Some(&w) if w & 0xff == Tag::Ind as u64 => {
