@@ -226,7 +226,8 @@ impl Run {
         self
     }
 
-    /// The most bytes both semi-spaces of the heap may take
+    /// The most bytes the heap may take (its nursery, both old spaces and
+    /// the pointer bitmap)
     /// (`--max-heap`).
     ///
     /// ```

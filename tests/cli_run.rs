@@ -302,7 +302,7 @@ fn exit_status_3_runtime_error_or_limit() {
             "stg-run: runtime error: step limit of 100 reached; raise it with --max-steps",
         ),
         (
-            vec![program("nfib"), "--max-heap".into(), "4K".into()],
+            vec![program("nfib"), "--max-heap".into(), "8K".into()],
             "stg-run: runtime error: heap exhausted",
         ),
     ] {
@@ -424,6 +424,7 @@ fn stats_print_ghc_style_statistics() {
     for field in [
         "Tot time (elapsed)  Avg pause  Max pause",
         "  Gen  0 ",
+        "  Gen  1 ",
         "  MUT     time ",
         "  GC      time ",
         "  Total   time ",
@@ -440,9 +441,31 @@ fn stats_print_ghc_style_statistics() {
     assert_eq!(steps, total_ticks(&file), "steps agree with the profile");
     assert!(collections > 0, "a 256K heap collects: {stderr}");
     assert!(copied > 0 && residency > 0, "{stderr}");
+    // Both generations' lines: `Gen  N  <colls> colls, <bytes> bytes copied ...`.
+    let generation = |n: u32| -> (u64, u64) {
+        let line = stderr
+            .lines()
+            .find(|l| l.starts_with(&format!("  Gen  {n} ")))
+            .unwrap_or_else(|| panic!("no `Gen  {n}` in --stats:\n{stderr}"));
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let num = |w: &str| w.replace(',', "").parse::<u64>().unwrap();
+        assert_eq!(
+            (words[3], words[5], words[6]),
+            ("colls,", "bytes", "copied")
+        );
+        (num(words[2]), num(words[4]))
+    };
+    let (minor, promoted) = generation(0);
+    let (major, copied_major) = generation(1);
+    assert_eq!(minor + major, collections, "{stderr}");
+    assert_eq!(promoted + copied_major, copied, "{stderr}");
     assert!(
-        stderr.contains(&format!("({collections} sample(s))")),
-        "every collection is a residency sample: {stderr}"
+        major > 0,
+        "the census-free run still collects at its end: {stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("({major} sample(s))")),
+        "every major collection is a residency sample: {stderr}"
     );
     assert!(
         residency <= 256 * 1024,

@@ -484,11 +484,17 @@ fn a_heap_limit_too_small_for_the_globals_says_so_in_both_engines() {
             globals,
             needed_bytes,
             limit_bytes: 2048,
+            live_capacity_bytes,
         } = e.kind
         else {
             panic!("{engine:?}: {e}");
         };
         assert!(globals > 1 && needed_bytes > 1024, "{engine:?}: {e}");
+        // One old space: under half the limit, after the nursery and the bitmap.
+        assert!(
+            live_capacity_bytes < 1024 && needed_bytes > live_capacity_bytes,
+            "{engine:?}: {e}"
+        );
         assert_eq!(e.step, 0);
         let text = e.to_string();
         assert!(text.contains("top-level closures") && text.contains("--max-heap"));

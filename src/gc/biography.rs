@@ -21,6 +21,8 @@
 //! so a closure last used in era `t` is dragged from census `t` on (GHC
 //! counts it as used at census `t` too: DECISIONS.md).
 
+use std::ops::Range;
+
 use super::{Addr, Tag, Word, closure_words};
 
 /// The entry's flag: the closure has been used (entered, or a `case` has
@@ -135,34 +137,36 @@ impl Biographies {
         }
     }
 
-    /// After a collection: move the entries of the closures it copied
-    /// (from-space's forwarding words say where), settle the deaths of
-    /// those it did not, and leave a table of `capacity` entries, zero
-    /// beyond the copied closures.
-    pub(super) fn after_collection(&mut self, from: &[Word], from_hp: usize, capacity: usize) {
+    /// After a (major) collection: move the entries of the closures it
+    /// copied (the forwarding words left in the spaces collected, `from`,
+    /// say where), settle the deaths of those it did not, and leave a table
+    /// of `capacity` entries, zero beyond the copied closures.
+    pub(super) fn after_collection(
+        &mut self,
+        mem: &[Word],
+        from: &[Range<usize>],
+        capacity: usize,
+    ) {
         let old = std::mem::replace(&mut self.entries, vec![0; capacity]);
-        let mut a = 0usize;
-        while a + 2 < from_hp.min(from.len()) {
-            let w = from[a];
-            let Some(tag) = Tag::from_u8((w & 0xff) as u8) else {
-                return;
-            };
-            let size = closure_words(((w >> 8) & 0xff_ffff) as usize);
-            let e = old.get(a).copied().unwrap_or(0);
-            if tag == Tag::Forward {
-                if let Some(slot) = self.entries.get_mut(from[a + 2] as usize) {
-                    *slot = e;
+        for r in from {
+            let mut a = r.start;
+            while a + 2 < r.end.min(mem.len()) {
+                let w = mem[a];
+                let Some(tag) = Tag::from_u8((w & 0xff) as u8) else {
+                    break;
+                };
+                let size = closure_words(((w >> 8) & 0xff_ffff) as usize);
+                let e = old.get(a).copied().unwrap_or(0);
+                if tag == Tag::Forward {
+                    if let Some(slot) = self.entries.get_mut(mem[a + 2] as usize) {
+                        *slot = e;
+                    }
+                } else {
+                    self.dies(e, size as u64 * 8);
                 }
-            } else {
-                self.dies(e, size as u64 * 8);
+                a += size;
             }
-            a += size;
         }
-    }
-
-    /// The table's length follows the semi-space's capacity.
-    pub(super) fn resize(&mut self, capacity: usize) {
-        self.entries.resize(capacity, 0);
     }
 
     /// At the end of the run every closure still live dies (`live`: their

@@ -1,7 +1,10 @@
-//! The heap: closure layout, copying collector, statistics.
+//! The heap: closure layout, the generational copying collector, and the
+//! heap's statistics.
 //!
-//! Engine-independent: the reference engine (and later the fast engine) keep
-//! their closures here and hand the collector their roots through [`Roots`].
+//! Engine-independent: both engines keep their closures here, allocate by
+//! bumping a pointer, and hand the collector their roots through [`Roots`].
+//! Nothing a program can observe depends on the collector: output, errors,
+//! profiles and heap censuses are what they were with one semi-space pair.
 //!
 //! # Layout
 //!
@@ -20,34 +23,88 @@
 //! The language is untyped: a payload word may hold an `Int#` or a pointer.
 //! Every word has a bit in a side **pointer bitmap**; the bit is set exactly
 //! when the word holds a heap address. Info and cost-centre words never have
-//! it set, so the collector can scan to-space word by word without knowing
-//! object sizes, and an `Int#` is never mistaken for a pointer.
+//! it set, so the collector can scan copied closures word by word without
+//! knowing their sizes, and an `Int#` is never mistaken for a pointer.
+//!
+//! # Spaces
+//!
+//! An address is a word index into one region of memory reserved at start
+//! for the whole `--max-heap` ([`region::Region`]; a page takes memory only
+//! once written): the **nursery**, words `0..N`, then two **old spaces** of
+//! `S` words each, one of them the old generation, the other empty. `N` is
+//! [`NURSERY_WORDS`] (less for a small `--max-heap`) and `S` the rest of the
+//! limit halved, after the pointer bitmap's share, so that the nursery and
+//! both old spaces, every space the heap ever holds at once, fit in the
+//! limit.
+//!
+//! # Allocation
+//!
+//! A bump of the allocation pointer `hp` against its limit `lim`
+//! ([`Heap::alloc_small`], [`Heap::free_words`]); when the next allocation
+//! does not fit, the engine calls [`Heap::reserve`] (a compare, then the
+//! out-of-line collector). The nursery's limit is `N`, or less when the old
+//! generation has less than `N` words free, so that a minor collection
+//! always has room for everything it promotes. A request larger than the
+//! nursery is placed directly in the old generation (after a collection).
 //!
 //! # Collection
 //!
-//! Two semi-spaces, Cheney scan, iterative (no recursion). Indirections are
-//! short-circuited: a reference to an indirection is replaced by a reference
-//! to its target, so indirections never survive a collection. After a
-//! collection the space grows (doubling) when live data passes
-//! [`GROW_SHARE`] of it, never beyond what lets two semi-spaces and their
-//! pointer bitmaps fit in the `--max-heap` limit (the old semi-space is
-//! given back before a grown one is made, so no more is ever held); if the live
-//! data plus the request do not fit under that limit, allocation fails with
-//! [`HeapExhausted`]. Semi-spaces of [`FRESH_SPACE_WORDS`] or more are
-//! allocated zeroed at each collection and freed after it, so that only the
-//! words actually copied into them become resident memory.
+//! Every collection is a Cheney copy, iterative (no recursion), that
+//! short-circuits indirections: a reference to an indirection being
+//! collected is replaced by a reference to its target, so no indirection
+//! survives its collection.
+//!
+//! - A **minor collection** copies the nursery's live closures to the end
+//!   of the old generation (promotion) and empties the nursery, which is
+//!   reused, never given back. Its roots are the engines' young roots
+//!   ([`Roots::visit_young_roots`]: at least every root written since the
+//!   last collection) and the **remembered set**: the old closures written since the last
+//!   collection to point into the nursery. The only writes into an old
+//!   closure are updates (rules 16 and 17a: [`Heap::update_with_ind`],
+//!   [`Heap::update_blackhole`]) and filling a `letrec` closure's free
+//!   variables ([`Heap::set_payload`]); each checks, in one compare, whether
+//!   it makes an old closure point into the nursery (the write barrier).
+//! - A **major collection** copies everything live, nursery and old
+//!   generation, into the empty old space, which becomes the old
+//!   generation; the other is given back to the system. It happens when the
+//!   old generation passes [`MAJOR_FACTOR`] times the live data of the last
+//!   major collection (at least [`MIN_MAJOR_WORDS`]), when a request does
+//!   not fit otherwise, before each heap census (so a census sees exactly
+//!   the live closures), and once at the end of a run if anything was
+//!   allocated since the last one (so the maximum residency is exact at
+//!   every major collection and at the end).
+//!
+//! When even a major collection leaves no room for a request, allocation
+//! fails with [`HeapExhausted`]. `--gc-stress` makes every reservation
+//! collect: a minor collection, and a major one every
+//! [`STRESS_MAJOR_EVERY`]th time.
+//!
+//! A heap that keeps biographies (`--heap-profile=biography`) or whose
+//! collections an observer follows (the JSON trace) collects majors only
+//! ([`Heap::collect_majors_only`]): each collection then sees every
+//! closure that died, as those need.
 
-use std::time::{Duration, Instant};
+use std::ops::Range;
 
 pub mod biography;
+mod collect;
 pub mod memory_limit;
+pub mod region;
 pub mod retainer;
+mod stats;
+#[cfg(test)]
+mod tests;
+
+use std::time::Duration;
+
+pub use stats::{GenStats, HeapStats};
 
 use biography::Biographies;
+use region::Region;
 
 /// A heap word.
 pub type Word = u64;
-/// A word index into the current semi-space.
+/// A word index into the heap's region (nursery, then the old spaces).
 pub type Addr = u64;
 
 /// A value as held by the machine outside the heap (stacks, environments):
@@ -132,13 +189,22 @@ pub fn closure_words(n: usize) -> usize {
     2 + n.max(1)
 }
 
-/// Live data above this share of the semi-space makes it grow.
-pub const GROW_SHARE: f64 = 0.5;
-/// Semi-spaces of at least this many words (8 MiB) are allocated afresh
-/// at each collection and freed after it, instead of being kept and reused.
-pub const FRESH_SPACE_WORDS: usize = 1 << 20;
-/// Initial semi-space size in words (capped by `--max-heap`).
-pub const INITIAL_WORDS: usize = 1 << 16;
+/// The nursery's size in words (4 MiB, the two cores' L2 caches):
+/// survivors are promoted after each 4 MiB allocated (chosen by
+/// measurement: docs/PERFORMANCE.md).
+pub const NURSERY_WORDS: usize = 1 << 19;
+/// A major collection comes when the old generation passes this many times
+/// the live data of the last one (chosen by measurement:
+/// docs/PERFORMANCE.md).
+pub const MAJOR_FACTOR: usize = 3;
+/// ... but not before the old generation holds this many words (4 MiB).
+pub const MIN_MAJOR_WORDS: usize = 1 << 19;
+/// `--gc-stress`: every reservation collects, every this many a major
+/// collection.
+pub const STRESS_MAJOR_EVERY: u64 = 8;
+/// The smallest nursery and old space, whatever `--max-heap` says, so that
+/// the machine can start (the limit's error then comes from the program).
+const MIN_SPACE_WORDS: usize = 64;
 
 /// The machine's roots, visited by the collector, which rewrites each
 /// pointer to the closure's new address. The machine hands them over a
@@ -147,6 +213,13 @@ pub const INITIAL_WORDS: usize = 1 << 16;
 /// value.
 pub trait Roots {
     fn visit_roots(&mut self, f: &mut dyn FnMut(&mut [Value]));
+
+    /// The roots a minor collection needs: at least every value written
+    /// since the last visit (of either kind), as every value handed over
+    /// then points out of the nursery after it. By default all of them.
+    fn visit_young_roots(&mut self, f: &mut dyn FnMut(&mut [Value])) {
+        self.visit_roots(f)
+    }
 }
 
 /// Allocation failed: live data plus the request exceed `--max-heap`.
@@ -157,23 +230,46 @@ pub struct HeapExhausted {
     pub limit_bytes: u64,
 }
 
-/// Collector and allocator statistics (GHC's `+RTS -s`).
-#[derive(Clone, Debug, Default)]
-pub struct HeapStats {
-    pub bytes_allocated: u64,
-    pub bytes_copied: u64,
-    pub collections: u64,
-    /// The most live data measured. Every collection copies exactly what
-    /// is live, so each one is a sample (GHC samples at its major
-    /// collections; every collection here is major); the engines add one
-    /// at the end of a run when asked (`RunOptions::final_collection`).
-    pub max_residency_bytes: u64,
-    /// Wall-clock time spent collecting.
-    pub gc_time: Duration,
-    /// CPU time of the collecting thread spent collecting.
-    pub gc_cpu_time: Duration,
-    /// The longest collection, wall-clock.
-    pub max_pause: Duration,
+pub struct Heap {
+    /// The nursery `0..nursery`, then the two old spaces of `old_size`
+    /// words each.
+    mem: Region,
+    /// One bit per word of `mem`: set when the word is a pointer.
+    bits: Region,
+    /// The allocation pointer and its limit: the next closure goes at `hp`
+    /// if it ends by `lim`. In the nursery (`lim <= nursery`), or, for a
+    /// request larger than the nursery, at the end of the old generation.
+    hp: usize,
+    lim: usize,
+    /// The nursery's size, `N`.
+    nursery: usize,
+    /// While `hp` is in the old generation: the words in use in the nursery.
+    nursery_top: usize,
+    /// The old generation: `old_base..old_top` in use, at most `old_size`.
+    old_base: usize,
+    old_top: usize,
+    old_size: usize,
+    /// Old words in use past which the next collection is major.
+    major_at: usize,
+    /// Old closures written since the last collection to point into the
+    /// nursery.
+    remembered: Vec<Addr>,
+    /// The first old closure placed directly in the old generation since
+    /// the last collection (`usize::MAX`: none): from there to `old_top`,
+    /// the next minor collection scans them as it scans promoted ones.
+    unscanned_from: usize,
+    /// `--gc-stress` collections so far.
+    stress_count: u64,
+    /// Every collection is major ([`Heap::collect_majors_only`]).
+    majors_only: bool,
+    /// The limit in force, in bytes, for messages.
+    limit_bytes: u64,
+    /// Where a default limit came from, for messages (`None`: a flag).
+    default_of: Option<String>,
+    pub stats: HeapStats,
+    /// The closures' biographies, kept only for
+    /// `--heap-profile=biography` (see [`biography`]).
+    biographies: Option<Box<Biographies>>,
 }
 
 /// CPU time (user and system) used so far by the calling thread: the
@@ -196,39 +292,9 @@ pub fn thread_cpu_time() -> Duration {
     )
 }
 
-pub struct Heap {
-    words: Vec<Word>,
-    /// One bit per word of `words`: set when the word is a pointer.
-    ptr_bits: Vec<u64>,
-    /// Next free word.
-    hp: usize,
-    /// Capacity of the semi-space in words.
-    capacity: usize,
-    /// Upper bound on `capacity` (from `--max-heap`; at least 16 words, so
-    /// that the machine can start).
-    max_words: usize,
-    /// The limit as given, in bytes, for messages.
-    limit_bytes: u64,
-    /// Where a default limit came from, for messages (`None`: a flag).
-    default_of: Option<String>,
-    /// The other semi-space, kept between collections while it is smaller
-    /// than [`FRESH_SPACE_WORDS`] (its contents are garbage; only its bitmap
-    /// is cleared before use).
-    spare: Vec<Word>,
-    spare_bits: Vec<u64>,
-    pub stats: HeapStats,
-    /// The closures' biographies, kept only for
-    /// `--heap-profile=biography` (see [`biography`]).
-    biographies: Option<Box<Biographies>>,
-}
-
-fn bit_words(n: usize) -> usize {
-    n.div_ceil(64)
-}
-
 impl Heap {
-    /// A heap of at most `max_bytes` in all: each of the two semi-spaces
-    /// may grow up to half of it (like GHC's `-M`, the copying reserve counts).
+    /// A heap of at most `max_bytes` in all (like GHC's `-M`: the nursery,
+    /// both old spaces and the pointer bitmap count).
     pub fn new(max_bytes: u64) -> Heap {
         Heap::with_limit(&memory_limit::Limit {
             bytes: max_bytes,
@@ -239,30 +305,81 @@ impl Heap {
     /// [`Heap::new`] with the limit in force (`--max-heap` or its default,
     /// [`memory_limit::heap_limit`]).
     pub fn with_limit(limit: &memory_limit::Limit) -> Heap {
-        let max_bytes = limit.bytes;
-        // Each word of a semi-space costs 8 bytes and its bit in the
-        // pointer bitmap: two semi-spaces and their bitmaps fit in the limit.
-        let max_words = ((max_bytes as u128 * 4 / 65) as usize).max(16);
-        let capacity = INITIAL_WORDS.min(max_words);
-        Heap {
-            words: vec![0; capacity],
-            ptr_bits: vec![0; bit_words(capacity)],
-            hp: 0,
-            capacity,
-            max_words,
-            limit_bytes: max_bytes,
-            default_of: limit.default_of.clone(),
-            spare: Vec::new(),
-            spare_bits: Vec::new(),
-            stats: HeapStats::default(),
-            biographies: None,
+        let mut bytes = limit.bytes;
+        let mut default_of = limit.default_of.clone();
+        loop {
+            let (nursery, old_size) = Heap::sizes(bytes);
+            let total = nursery + 2 * old_size;
+            if let (Some(mem), Some(bits)) = (Region::new(total), Region::new(total / 64)) {
+                return Heap::in_regions(mem, bits, nursery, old_size, bytes, default_of);
+            }
+            // The system would not reserve that much address space (a limit
+            // beyond it, or strict overcommit): the largest it will. (If it
+            // will reserve none, an empty heap: the first allocation fails
+            // with the heap limit's error.)
+            bytes /= 2;
+            if bytes == 0 {
+                let (mem, bits) = (Region::empty(), Region::empty());
+                return Heap::in_regions(mem, bits, 0, 0, 0, default_of);
+            }
+            default_of = Some(format!(
+                "the most address space the system would reserve, under the {} bytes asked for",
+                limit.bytes
+            ));
         }
     }
 
+    /// The nursery's and each old space's words for a limit of `bytes`:
+    /// each word costs 8 bytes and its bit in the bitmap (65/8 bytes), and
+    /// both are multiples of 64 so that no bitmap word is shared by two
+    /// spaces.
+    fn sizes(bytes: u64) -> (usize, usize) {
+        let words = (bytes as u128 * 8 / 65).min(usize::MAX as u128 / 4) as usize;
+        let nursery = (NURSERY_WORDS.min(words / 4) / 64 * 64).max(MIN_SPACE_WORDS);
+        let old_size = (words.saturating_sub(nursery) / 2 / 64 * 64).max(MIN_SPACE_WORDS);
+        (nursery, old_size)
+    }
+
+    fn in_regions(
+        mut mem: Region,
+        bits: Region,
+        nursery: usize,
+        old_size: usize,
+        limit_bytes: u64,
+        default_of: Option<String>,
+    ) -> Heap {
+        mem.advise_huge(0..mem.len());
+        let mut h = Heap {
+            mem,
+            bits,
+            hp: 0,
+            lim: 0,
+            nursery,
+            nursery_top: 0,
+            old_base: nursery,
+            old_top: nursery,
+            old_size,
+            major_at: MIN_MAJOR_WORDS.min(old_size),
+            remembered: Vec::new(),
+            unscanned_from: usize::MAX,
+            stress_count: 0,
+            majors_only: false,
+            limit_bytes,
+            default_of,
+            stats: HeapStats::default(),
+            biographies: None,
+        };
+        h.lim = h.nursery_limit();
+        h
+    }
+
     /// Keep the closures' biographies from now on (before any closure is
-    /// allocated: closures allocated before have none).
+    /// allocated: closures allocated before have none). Every collection
+    /// is then major, so that each one settles the deaths of all the
+    /// closures that died.
     pub fn keep_biographies(&mut self) {
-        self.biographies = Some(Box::new(Biographies::new(self.capacity)));
+        self.majors_only = true;
+        self.biographies = Some(Box::new(Biographies::new(self.mem.len())));
     }
 
     /// Take the closures' biographies out of the heap (to read the heap
@@ -286,8 +403,17 @@ impl Heap {
         }
     }
 
+    /// One past the highest address a closure may have now: a table
+    /// indexed by address (the retainer traversal's) needs this many
+    /// entries.
+    pub fn addr_end(&self) -> usize {
+        self.old_end().max(self.nursery_used())
+    }
+
+    /// Words free before the next allocation needs [`Heap::reserve`].
+    #[inline(always)]
     pub fn free_words(&self) -> usize {
-        self.capacity - self.hp
+        self.lim - self.hp
     }
 
     /// The address the next allocation will get.
@@ -296,13 +422,19 @@ impl Heap {
         self.hp as Addr
     }
 
+    /// Words in use: the nursery's and the old generation's (live or not).
     pub fn used_words(&self) -> usize {
-        self.hp
+        self.nursery_used() + self.old_used()
     }
 
-    /// The limit as given (both semi-spaces).
+    /// The limit in force (every space together).
     pub fn max_bytes(&self) -> u64 {
         self.limit_bytes
+    }
+
+    /// The most live data the heap can hold: one old space.
+    pub fn live_capacity_bytes(&self) -> u64 {
+        self.old_size as u64 * 8
     }
 
     /// Where the limit came from when no flag gave it, for messages.
@@ -310,13 +442,59 @@ impl Heap {
         self.default_of.as_deref()
     }
 
+    /// Is the allocation pointer in the old generation (a large request)?
+    #[inline]
+    fn in_old(&self) -> bool {
+        self.lim > self.nursery
+    }
+
+    fn nursery_used(&self) -> usize {
+        if self.in_old() {
+            self.nursery_top
+        } else {
+            self.hp
+        }
+    }
+
+    fn old_end(&self) -> usize {
+        if self.in_old() { self.hp } else { self.old_top }
+    }
+
+    fn old_used(&self) -> usize {
+        self.old_end() - self.old_base
+    }
+
+    /// The nursery's limit: `N`, or the old generation's free words if
+    /// fewer (a minor collection must have room for all it promotes).
+    fn nursery_limit(&self) -> usize {
+        let free = self.old_size - (self.old_top - self.old_base);
+        self.nursery.min(free).max(self.hp)
+    }
+
+    /// Make room for `words` words, collecting if needed, or always
+    /// collecting when `stress`. The fast path is a compare; the collector
+    /// is out of line.
+    #[inline]
+    pub fn reserve(
+        &mut self,
+        words: usize,
+        stress: bool,
+        roots: &mut dyn Roots,
+    ) -> Result<(), HeapExhausted> {
+        if !stress && self.hp + words <= self.lim {
+            return Ok(());
+        }
+        self.make_room(words, stress, roots)
+    }
+
     /// Allocate a closure with the given info, cost centre and payload.
     /// Room must have been made with [`Heap::reserve`]; returns `None` (never
     /// panics) if it was not.
     ///
-    /// Words at and above `hp` never have their pointer bit set (a
-    /// collection starts to-space with a clear bitmap, and only allocated
-    /// words get bits), so only the payload's pointers need bits here.
+    /// Words at and above `hp` never have their pointer bit set (each
+    /// collection leaves the spaces it fills next with a clear bitmap, and
+    /// only allocated words get bits), so only the payload's pointers need
+    /// bits here.
     #[inline]
     pub fn alloc(&mut self, info: Info, cc: u32, payload: &[Value]) -> Option<Addr> {
         self.alloc_with(info, cc, payload.len(), |i| payload[i])
@@ -333,10 +511,10 @@ impl Heap {
     ) -> Option<Addr> {
         let size = closure_words(n);
         let a = self.hp;
-        if a + size > self.capacity {
+        if a + size > self.lim {
             return None;
         }
-        let words = self.words.get_mut(a..a + size)?;
+        let words = self.mem.get_mut(a..a + size)?;
         self.hp += size;
         self.stats.bytes_allocated += size as u64 * 8;
         words[0] = info.encode();
@@ -348,7 +526,7 @@ impl Heap {
                 Value::Ptr(p) => {
                     *w = p;
                     let j = a + 2 + i;
-                    self.ptr_bits[j / 64] |= 1 << (j % 64);
+                    self.bits[j / 64] |= 1 << (j % 64);
                 }
             }
         }
@@ -367,10 +545,10 @@ impl Heap {
         let n = payload.len();
         let size = closure_words(n);
         let a = self.hp;
-        if a + size > self.capacity || n > 64 {
+        if a + size > self.lim || n > 64 {
             return None;
         }
-        let words = self.words.get_mut(a..a + size)?;
+        let words = self.mem.get_mut(a..a + size)?;
         self.hp += size;
         self.stats.bytes_allocated += size as u64 * 8;
         words[0] = info.encode();
@@ -389,40 +567,25 @@ impl Heap {
         if bits != 0 {
             let j = a + 2;
             let shift = j % 64;
-            self.ptr_bits[j / 64] |= bits << shift;
+            self.bits[j / 64] |= bits << shift;
             if shift != 0 && bits >> (64 - shift) != 0 {
-                self.ptr_bits[j / 64 + 1] |= bits >> (64 - shift);
+                self.bits[j / 64 + 1] |= bits >> (64 - shift);
             }
         }
         Some(a as Addr)
     }
 
-    /// Make room for `words` words, collecting (and growing) if needed, or
-    /// always collecting when `stress`.
-    #[inline]
-    pub fn reserve(
-        &mut self,
-        words: usize,
-        stress: bool,
-        roots: &mut dyn Roots,
-    ) -> Result<(), HeapExhausted> {
-        if !stress && self.hp + words <= self.capacity {
-            return Ok(());
-        }
-        self.collect(words, roots)
-    }
-
     #[inline]
     fn bit(&self, i: usize) -> bool {
-        self.ptr_bits[i / 64] >> (i % 64) & 1 == 1
+        self.bits[i / 64] >> (i % 64) & 1 == 1
     }
     #[inline]
     fn set_bit(&mut self, i: usize) {
-        self.ptr_bits[i / 64] |= 1 << (i % 64);
+        self.bits[i / 64] |= 1 << (i % 64);
     }
     #[inline]
     fn clear_bit(&mut self, i: usize) {
-        self.ptr_bits[i / 64] &= !(1 << (i % 64));
+        self.bits[i / 64] &= !(1 << (i % 64));
     }
 
     /// Clear the pointer bits of words `from..from + n` (`n >= 1`).
@@ -431,7 +594,7 @@ impl Heap {
         let b = from % 64;
         if b + n <= 64 {
             // One bitmap word (a closure's payload, nearly always).
-            self.ptr_bits[from / 64] &= !((u64::MAX >> (64 - n)) << b);
+            self.bits[from / 64] &= !((u64::MAX >> (64 - n)) << b);
         } else {
             for i in from..from + n {
                 self.clear_bit(i);
@@ -439,10 +602,28 @@ impl Heap {
         }
     }
 
+    /// The write barrier: the old closure at `a` now points to `target`;
+    /// remember it if `target` is in the nursery. One compare for the
+    /// common case, a young closure written.
+    #[inline(always)]
+    fn barrier(&mut self, a: usize, target: Addr) {
+        if a >= self.nursery && (target as usize) < self.nursery {
+            self.remember(a);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn remember(&mut self, a: usize) {
+        self.remembered.push(a as Addr);
+    }
+
+    /// Can `a` be a closure's address (its two header words lie in the
+    /// heap)? The machine only holds addresses the heap gave it; this keeps
+    /// a corrupt one from reading outside the heap.
     #[inline]
     fn in_range(&self, a: Addr) -> bool {
-        // The two header words lie below `hp`: `a + 2 <= hp`.
-        (a as usize) < self.hp.saturating_sub(1)
+        (a as usize) < self.mem.len().saturating_sub(2)
     }
 
     /// The info word of the closure at `a`, `None` if `a` is not a closure.
@@ -451,39 +632,42 @@ impl Heap {
         if !self.in_range(a) {
             return None;
         }
-        Info::decode(self.words[a as usize])
+        Info::decode(self.mem[a as usize])
     }
 
     pub fn set_info(&mut self, a: Addr, info: Info) {
-        self.words[a as usize] = info.encode();
+        self.mem[a as usize] = info.encode();
     }
 
     #[inline]
     pub fn cc(&self, a: Addr) -> u32 {
-        self.words[a as usize + 1] as u32
+        self.mem[a as usize + 1] as u32
     }
 
     #[inline(always)]
     pub fn payload(&self, a: Addr, i: usize) -> Value {
         let j = a as usize + 2 + i;
         if self.bit(j) {
-            Value::Ptr(self.words[j])
+            Value::Ptr(self.mem[j])
         } else {
-            Value::Int(self.words[j] as i64)
+            Value::Int(self.mem[j] as i64)
         }
     }
 
+    /// Write payload word `i` of the closure at `a` (a `letrec` closure's
+    /// free variable), through the write barrier.
     #[inline]
     pub fn set_payload(&mut self, a: Addr, i: usize, v: Value) {
         let j = a as usize + 2 + i;
         match v {
             Value::Int(k) => {
-                self.words[j] = k as u64;
+                self.mem[j] = k as u64;
                 self.clear_bit(j);
             }
             Value::Ptr(p) => {
-                self.words[j] = p;
+                self.mem[j] = p;
                 self.set_bit(j);
+                self.barrier(a as usize, p);
             }
         }
     }
@@ -511,30 +695,33 @@ impl Heap {
         self.set_info(a, info);
     }
 
-    /// Overwrite the closure at `a` with an indirection to `target` (an update).
+    /// Overwrite the closure at `a` with an indirection to `target` (an
+    /// update), through the write barrier.
     #[inline]
     pub fn update_with_ind(&mut self, a: Addr, target: Addr) {
         if let Some(mut info) = self.info(a) {
             self.clear_bits(a as usize + 2, info.n.max(1) as usize);
             info.tag = Tag::Ind;
             self.set_info(a, info);
-            self.words[a as usize + 2] = target;
+            self.mem[a as usize + 2] = target;
             self.set_bit(a as usize + 2);
+            self.barrier(a as usize, target);
         }
     }
 
     /// Overwrite the black hole at `a` (a thunk under evaluation, whose
     /// payload words [`Heap::blackhole`] made non-pointers) with an
     /// indirection to `target`: [`Heap::update_with_ind`] without clearing
-    /// the bits again.
+    /// the bits again. Through the write barrier.
     #[inline(always)]
     pub fn update_blackhole(&mut self, a: Addr, target: Addr) {
         let i = a as usize;
-        match self.words.get(i) {
-            Some(&w) if w & 0xff == Tag::BlackHole as u64 && i + 2 < self.hp => {
-                self.words[i] = (w & !0xff) | Tag::Ind as u64;
-                self.words[i + 2] = target;
+        match self.mem.get(i) {
+            Some(&w) if w & 0xff == Tag::BlackHole as u64 && i + 2 < self.mem.len() => {
+                self.mem[i] = (w & !0xff) | Tag::Ind as u64;
+                self.mem[i + 2] = target;
                 self.set_bit(i + 2);
+                self.barrier(i, target);
             }
             _ => self.update_with_ind(a, target),
         }
@@ -544,12 +731,12 @@ impl Heap {
     /// updates, the bound only guards against a corrupt heap).
     #[inline(always)]
     pub fn deref(&self, a: Addr) -> Addr {
-        match self.words.get(a as usize) {
+        match self.mem.get(a as usize) {
             Some(&w) if w & 0xff == Tag::Ind as u64 => {
                 // One hop inline (an updated thunk); a chain out of line.
                 let i = a as usize + 2;
-                match self.words.get(i) {
-                    Some(&t) if i < self.hp && self.bit(i) => match self.words.get(t as usize) {
+                match self.mem.get(i) {
+                    Some(&t) if self.bit(i) => match self.mem.get(t as usize) {
                         Some(&w) if w & 0xff == Tag::Ind as u64 => self.deref_chain(t),
                         _ => t,
                     },
@@ -564,7 +751,7 @@ impl Heap {
     /// word once when `a` is not an indirection (the common case).
     #[inline(always)]
     pub fn deref_info(&self, a: Addr) -> Option<(Addr, Info)> {
-        let w = *self.words.get(a as usize)?;
+        let w = *self.mem.get(a as usize)?;
         if w & 0xff == Tag::Ind as u64 {
             let t = self.deref(a);
             return Some((t, self.info(t)?));
@@ -588,391 +775,35 @@ impl Heap {
         a
     }
 
-    /// Cheney collection into a fresh semi-space, then grow if live data
-    /// passes [`GROW_SHARE`] or `needed` does not fit.
-    pub fn collect(&mut self, needed: usize, roots: &mut dyn Roots) -> Result<(), HeapExhausted> {
-        let start = Instant::now();
-        let start_cpu = thread_cpu_time();
-        // A large to-space is a fresh zeroed allocation: the system gives
-        // it untouched pages, so only the words copied into it become
-        // resident (a reused space would keep all of its pages resident).
-        let (to, to_bits) = if self.capacity >= FRESH_SPACE_WORDS {
-            self.spare = Vec::new();
-            self.spare_bits = Vec::new();
-            (
-                fresh_space(self.capacity),
-                vec![0; bit_words(self.capacity)],
-            )
-        } else {
-            let mut to = std::mem::take(&mut self.spare);
-            to.resize(self.capacity, 0);
-            let mut to_bits = std::mem::take(&mut self.spare_bits);
-            to_bits.clear();
-            to_bits.resize(bit_words(self.capacity), 0);
-            (to, to_bits)
-        };
-        let from_bits = std::mem::take(&mut self.ptr_bits);
-        let mut ev = Evacuation {
-            from: std::mem::take(&mut self.words),
-            from_bits,
-            from_hp: self.hp,
-            to,
-            to_bits,
-            free: 0,
-        };
-        roots.visit_roots(&mut |vs: &mut [Value]| {
-            for v in vs {
-                if let Value::Ptr(a) = *v {
-                    *v = Value::Ptr(ev.evacuate(a));
-                }
-            }
-        });
-        // Cheney scan of to-space, pointer word by pointer word: the
-        // bitmap says where they are, so runs of other words are skipped
-        // a bitmap word at a time.
-        let mut scan = 0usize;
-        while scan < ev.free {
-            let shift = scan % 64;
-            let take = (64 - shift).min(ev.free - scan);
-            let window = if take == 64 { !0 } else { (1u64 << take) - 1 };
-            let bits = (ev.to_bits[scan / 64] >> shift) & window;
-            if bits == 0 {
-                scan += take;
-                continue;
-            }
-            let i = scan + bits.trailing_zeros() as usize;
-            let a = ev.to[i];
-            ev.to[i] = ev.evacuate(a);
-            scan = i + 1;
-        }
-        let Evacuation {
-            from,
-            from_bits,
-            mut to,
-            mut to_bits,
-            free,
-            ..
-        } = ev;
-        let live = free;
-        if let Some(b) = &mut self.biographies {
-            b.after_collection(&from, self.hp, self.capacity);
-        }
-        self.stats.collections += 1;
-        self.stats.bytes_copied += live as u64 * 8;
-        self.stats.max_residency_bytes = self.stats.max_residency_bytes.max(live as u64 * 8);
-
-        // Grow if live data passes the share, or the request does not fit.
-        let mut cap = self.capacity;
-        while (live as f64 > cap as f64 * GROW_SHARE || live + needed > cap) && cap < self.max_words
-        {
-            cap = (cap * 2).min(self.max_words);
-        }
-        // Keep a small old space for the next collection; a large one, or
-        // one that is growing, is given back now, before a grown space is
-        // made, so that at no time more than two semi-spaces' worth is held.
-        let spare = if cap == self.capacity && cap < FRESH_SPACE_WORDS {
-            Some((from, from_bits))
-        } else {
-            drop((from, from_bits));
-            None
-        };
-        if cap != self.capacity {
-            // A fresh zeroed space with the live words copied in: resizing
-            // would write (and make resident) every new word.
-            let mut grown = fresh_space(cap);
-            grown[..live].copy_from_slice(&to[..live]);
-            to = grown;
-            to_bits.resize(bit_words(cap), 0);
-            self.capacity = cap;
-            if let Some(b) = &mut self.biographies {
-                b.resize(cap);
-            }
-        }
-        self.words = to;
-        self.ptr_bits = to_bits;
-        self.hp = live;
-        if let Some((from, from_bits)) = spare {
-            self.spare = from;
-            self.spare_bits = from_bits;
-        }
-        let pause = start.elapsed();
-        self.stats.gc_time += pause;
-        self.stats.max_pause = self.stats.max_pause.max(pause);
-        self.stats.gc_cpu_time += thread_cpu_time().saturating_sub(start_cpu);
-        if live + needed > self.capacity {
-            return Err(HeapExhausted {
-                live_bytes: live as u64 * 8,
-                requested_bytes: needed as u64 * 8,
-                limit_bytes: self.limit_bytes,
-            });
-        }
-        Ok(())
-    }
-}
-
-impl Heap {
-    /// Visit every closure in allocation order: `(address, info, cost-centre
-    /// word)`. Overwritten closures keep their size (an indirection or black
-    /// hole keeps `n`), so the walk is exact. Right after a collection only
-    /// live closures are present: that is a census of the live heap (for
-    /// heap profiles). Indirections are visited too; skip them.
+    /// Visit every closure, the nursery's then the old generation's, each
+    /// in allocation order: `(address, info, cost-centre word)`.
+    /// Overwritten closures keep their size (an indirection or black hole
+    /// keeps `n`), so the walk is exact. Right after a major collection
+    /// ([`Heap::collect`]) only live closures are present: that is a census
+    /// of the live heap (for heap profiles). Indirections are visited too;
+    /// skip them.
     pub fn walk(&self, f: &mut dyn FnMut(Addr, Info, u32)) {
-        let mut a = 0usize;
-        while a < self.hp {
-            let Some(info) = Info::decode(self.words[a]) else {
+        for r in [0..self.nursery_used(), self.old_base..self.old_end()] {
+            self.walk_range(r, f);
+        }
+    }
+
+    fn walk_range(&self, r: Range<usize>, f: &mut dyn FnMut(Addr, Info, u32)) {
+        let mut a = r.start;
+        while a < r.end {
+            let Some(info) = Info::decode(self.mem[a]) else {
                 return;
             };
-            f(a as Addr, info, self.words[a + 1] as u32);
+            f(a as Addr, info, self.mem[a + 1] as u32);
             a += info.size();
         }
     }
-}
 
-/// A zeroed semi-space of `n` words, fresh from the system: its pages
-/// become resident only when written. On Linux, large spaces ask for
-/// transparent huge pages, so that filling one takes a page fault every
-/// 2 MiB rather than every 4 KiB.
-fn fresh_space(n: usize) -> Vec<Word> {
-    let v = vec![0; n];
-    #[cfg(target_os = "linux")]
-    {
-        const HUGE: usize = 2 << 20;
-        let start = v.as_ptr() as usize;
-        let end = start + n * 8;
-        let from = start.next_multiple_of(HUGE);
-        if end > from + HUGE {
-            let len = (end - from) / HUGE * HUGE;
-            // SAFETY: `from..from + len` lies inside `v`'s allocation, which
-            // lives until `v` is dropped; `madvise` with MADV_HUGEPAGE only
-            // advises the kernel how to back those pages and changes no
-            // contents, so no Rust reference is invalidated. Its result is
-            // ignored: a refusal leaves ordinary pages.
-            unsafe {
-                libc::madvise(from as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
-    v
-}
-
-/// A collection in progress: from-space, to-space, and the next free word
-/// of to-space.
-struct Evacuation {
-    from: Vec<Word>,
-    from_bits: Vec<u64>,
-    from_hp: usize,
-    to: Vec<Word>,
-    to_bits: Vec<u64>,
-    free: usize,
-}
-
-impl Evacuation {
-    /// Evacuate the closure a pointer to `a` leads to (past indirections):
-    /// copy it to to-space unless it was already, and return its new
-    /// address. Every root and every pointer in to-space comes here, so
-    /// the info word's tag byte and size are read directly.
-    #[inline(always)]
-    fn evacuate(&mut self, a: Addr) -> Addr {
-        const IND: u64 = Tag::Ind as u64;
-        const FORWARD: u64 = Tag::Forward as u64;
-        let (from, from_bits) = (&mut self.from, &self.from_bits);
-        // Short-circuit indirections (bounded walk).
-        let mut a = a as usize;
-        let mut w = 0;
-        for _ in 0..1_000_000 {
-            if a + 2 >= self.from_hp {
-                return a as Addr;
-            }
-            w = from[a];
-            if w & 0xff == IND && from_bits[(a + 2) / 64] >> ((a + 2) % 64) & 1 == 1 {
-                a = from[a + 2] as usize;
-            } else {
-                break;
-            }
-        }
-        match w & 0xff {
-            FORWARD => return from[a + 2],
-            t if Tag::from_u8(t as u8).is_none() => return a as Addr,
-            _ => {}
-        }
-        let size = closure_words(((w >> 8) & 0xff_ffff) as usize);
-        let new = self.free;
-        if new + size > self.to.len() || a + size > from.len() {
-            // Cannot happen: to-space is as large as from-space, and
-            // closures lie within it.
-            return a as Addr;
-        }
-        copy_words(&from[a..a + size], &mut self.to[new..new + size]);
-        copy_bits(from_bits, a, &mut self.to_bits, new, size);
-        self.free += size;
-        // Forwarded: keep the size (n), clear the index.
-        from[a] = (w & 0xff_ff_ff_00) | FORWARD;
-        from[a + 2] = new as u64;
-        new as Addr
-    }
-}
-
-/// Copy a closure's words (a loop for the small closures that are nearly
-/// all of them: `copy_from_slice` would call `memcpy`).
-#[inline(always)]
-fn copy_words(from: &[Word], to: &mut [Word]) {
-    if from.len() <= 8 {
-        for (t, f) in to.iter_mut().zip(from) {
-            *t = *f;
-        }
-    } else {
-        to.copy_from_slice(from);
-    }
-}
-
-/// Set the bits of `to_bits` at `to + i` for every bit of `from_bits` set at
-/// `from + i`, `i < n` (`to_bits` is clear there).
-#[inline(always)]
-fn copy_bits(from_bits: &[u64], from: usize, to_bits: &mut [u64], to: usize, n: usize) {
-    let (mut i, end) = (from, from + n);
-    while i < end {
-        let shift = i % 64;
-        let take = (64 - shift).min(end - i);
-        let window = if take == 64 { !0 } else { (1u64 << take) - 1 };
-        let mut bits = (from_bits[i / 64] >> shift) & window;
-        while bits != 0 {
-            let j = to + (i - from) + bits.trailing_zeros() as usize;
-            to_bits[j / 64] |= 1 << (j % 64);
-            bits &= bits - 1;
-        }
-        i += take;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    struct R(Vec<Value>);
-    impl Roots for R {
-        fn visit_roots(&mut self, f: &mut dyn FnMut(&mut [Value])) {
-            f(&mut self.0);
-        }
-    }
-
-    /// A 1 MiB heap with room for 100 words made (no roots to keep).
-    fn heap_with_room() -> Heap {
-        let mut h = Heap::new(1 << 20);
-        h.reserve(100, false, &mut R(vec![])).unwrap();
-        h
-    }
-
-    fn con(n: u32) -> Info {
-        Info {
-            tag: Tag::Con,
-            n,
-            index: 0,
-        }
-    }
-
-    #[test]
-    fn ints_are_not_pointers_and_inds_vanish() {
-        let mut h = heap_with_room();
-        let garbage = h.alloc(con(1), 0, &[Value::Int(7)]).unwrap();
-        let leaf = h
-            .alloc(con(2), 3, &[Value::Int(garbage as i64), Value::Int(-1)])
-            .unwrap();
-        let thunk = h.alloc(con(1), 0, &[Value::Int(0)]).unwrap();
-        h.update_with_ind(thunk, leaf);
-        let pair = h
-            .alloc(con(2), 0, &[Value::Ptr(thunk), Value::Int(42)])
-            .unwrap();
-        let mut r = R(vec![Value::Ptr(pair)]);
-        h.collect(0, &mut r).unwrap();
-        let Value::Ptr(p) = r.0[0] else { panic!() };
-        assert_eq!(h.payload(p, 1), Value::Int(42));
-        let Value::Ptr(l) = h.payload(p, 0) else {
-            panic!()
-        };
-        assert_eq!(h.info(l).unwrap().tag, Tag::Con);
-        assert_eq!(h.cc(l), 3);
-        assert_eq!(h.payload(l, 0), Value::Int(garbage as i64));
-        // pair (4 words) + leaf (4 words); garbage and the indirection are gone.
-        assert_eq!(h.used_words(), 8);
-    }
-
-    #[test]
-    fn deref_info_is_deref_then_info() {
-        let mut h = heap_with_room();
-        let leaf = h.alloc(con(1), 0, &[Value::Int(5)]).unwrap();
-        let one_hop = h.alloc(con(1), 0, &[Value::Int(0)]).unwrap();
-        h.update_with_ind(one_hop, leaf);
-        let two_hops = h.alloc(con(2), 0, &[Value::Int(0), Value::Int(0)]).unwrap();
-        h.update_with_ind(two_hops, one_hop);
-        let nullary = h.alloc(con(0), 0, &[]).unwrap();
-        // Last, a payload word that would decode as a constructor's info
-        // word: its address is not a closure's (in_range says so).
-        h.alloc(con(1), 0, &[Value::Int(Tag::Con as i64)]).unwrap();
-        // Every address up to past the end (payload words, whose low byte
-        // is no tag, and addresses beyond the allocated words included).
-        for a in 0..h.used_words() as Addr + 4 {
-            let d = h.deref(a);
-            let expected = h.info(d).map(|i| (d, i));
-            assert_eq!(h.deref_info(a), expected, "address {a}");
-        }
-        assert_eq!(h.deref_info(two_hops).map(|(a, _)| a), Some(leaf));
-        assert_eq!(h.deref_info(nullary).map(|(a, _)| a), Some(nullary));
-    }
-
-    #[test]
-    fn long_chains_collect_without_recursion() {
-        let mut h = Heap::new(1 << 30);
-        let mut r = R(vec![Value::Int(0)]);
-        for i in 0..200_000 {
-            h.reserve(4, false, &mut r).unwrap();
-            let tail = r.0[0];
-            let a = h.alloc(con(2), 0, &[Value::Int(i), tail]).unwrap();
-            r.0[0] = Value::Ptr(a);
-        }
-        h.collect(0, &mut r).unwrap();
-        assert_eq!(h.used_words(), 200_000 * 4);
-    }
-
-    #[test]
-    fn walk_visits_every_closure_once() {
-        let mut h = heap_with_room();
-        let a = h.alloc(con(0), 1, &[]).unwrap();
-        let b = h
-            .alloc(con(3), 2, &[Value::Int(1), Value::Ptr(a), Value::Int(3)])
-            .unwrap();
-        h.update_with_ind(b, a);
-        let c = h
-            .alloc(
-                Info {
-                    tag: Tag::Pap,
-                    n: 2,
-                    index: 0,
-                },
-                3,
-                &[Value::Ptr(a), Value::Int(0)],
-            )
-            .unwrap();
-        let mut seen = vec![];
-        h.walk(&mut |addr, info, cc| seen.push((addr, info.tag, cc)));
-        assert_eq!(
-            seen,
-            vec![(a, Tag::Con, 1), (b, Tag::Ind, 2), (c, Tag::Pap, 3)]
-        );
-    }
-
-    #[test]
-    fn exhaustion_is_an_error() {
-        let mut h = Heap::new(64 * 16);
-        let mut r = R(vec![]);
-        let mut failed = false;
-        for _ in 0..100 {
-            if h.reserve(4, false, &mut r).is_err() {
-                failed = true;
-                break;
-            }
-            let a = h.alloc(con(2), 0, &[Value::Int(1), Value::Int(2)]).unwrap();
-            r.0.push(Value::Ptr(a));
-        }
-        assert!(failed);
+    /// Make every collection a major one from now on: each then moves
+    /// every live closure and removes every indirection, as an observer
+    /// that follows the whole live heap at each collection (the JSON
+    /// trace's tracer) expects. Nothing else a program can observe changes.
+    pub fn collect_majors_only(&mut self) {
+        self.majors_only = true;
     }
 }

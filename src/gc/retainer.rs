@@ -141,7 +141,7 @@ pub fn compute(
     retainer_of: &mut dyn FnMut(Addr, Info, u32) -> Option<u32>,
     limit: u64,
 ) -> Result<Retained, TooBig> {
-    let words = heap.used_words();
+    let words = heap.addr_end();
     let table = words as u64 * 4;
     let too_big = |needed: u64| TooBig { needed, limit };
     if table > limit {

@@ -31,6 +31,7 @@ pub(crate) fn alloc_globals(
         globals: n,
         needed_bytes: (n * closure_words(0) * 8) as u64,
         limit_bytes: heap.max_bytes(),
+        live_capacity_bytes: heap.live_capacity_bytes(),
     };
     if heap.reserve(n * closure_words(0), false, roots).is_err() {
         return Err(does_not_fit(heap));
@@ -190,7 +191,9 @@ pub(crate) fn stats(steps: u64, heap: &Heap, started: Instant, started_cpu: Dura
         bytes_allocated: h.bytes_allocated,
         bytes_copied: h.bytes_copied,
         collections: h.collections,
+        generations: h.gens.clone(),
         max_residency_bytes: h.max_residency_bytes,
+        residency_samples: h.residency_samples,
         mutator_time: total.saturating_sub(h.gc_time),
         gc_time: h.gc_time,
         mutator_cpu_time: total_cpu.saturating_sub(h.gc_cpu_time),

@@ -417,7 +417,7 @@ impl<'w> HeapProfiler<'w> {
         let by = self.by;
         let retained = if by == HeapProfileBy::Retainer {
             // The traversal's side memory may take what the copying
-            // collector's second semi-space may: half the heap limit.
+            // collector's second old space may: half the heap limit.
             let limit = heap.max_bytes() / 2;
             let mut retainer_of = |_: Addr, info: Info, cc: u32| is_thunk(code, info).then_some(cc);
             match retainer::compute(

@@ -150,12 +150,18 @@ pub struct RunOptions {
 pub struct Stats {
     pub steps: u64,
     pub bytes_allocated: u64,
+    /// Both generations'.
     pub bytes_copied: u64,
-    /// Collections; each one is also a sample of the maximum residency.
+    /// Both generations'.
     pub collections: u64,
-    /// The most live data seen by a collection (each collection, and one
-    /// at the end of the run under [`RunOptions::final_collection`]).
+    /// Generation 0 (the nursery: minor collections) and 1 (the old
+    /// generation: major collections).
+    pub generations: [crate::gc::GenStats; 2],
+    /// The most live data measured: exact at each major collection, and
+    /// at the end of the run under [`RunOptions::final_collection`].
     pub max_residency_bytes: u64,
+    /// How many measures `max_residency_bytes` is the largest of.
+    pub residency_samples: u64,
     /// Wall-clock time outside the collector.
     pub mutator_time: Duration,
     /// Wall-clock time in the collector.
@@ -192,7 +198,7 @@ fn percent(part: f64, whole: f64) -> f64 {
 
 impl fmt::Display for Stats {
     /// GHC's `+RTS -s` layout and names, for the figures stg-run has
-    /// (one generation; no INIT, EXIT, slop or parallel figures), plus
+    /// (two generations; no INIT, EXIT, slop or parallel figures), plus
     /// the machine steps.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
@@ -209,28 +215,33 @@ impl fmt::Display for Stats {
             f,
             "{:>16} bytes maximum residency ({} sample(s))",
             commas(self.max_residency_bytes),
-            self.collections
+            self.residency_samples
         )?;
         writeln!(f, "{:>16} collections", commas(self.collections))?;
         writeln!(f, "{:>16} machine steps", commas(self.steps))?;
         writeln!(f)?;
         let gc_cpu = self.gc_cpu_time.as_secs_f64();
         let gc_wall = self.gc_time.as_secs_f64();
-        let avg_pause = if self.collections > 0 {
-            gc_wall / self.collections as f64
-        } else {
-            0.0
-        };
         writeln!(
             f,
-            "                                     Tot time (elapsed)  Avg pause  Max pause"
+            "                                                       Tot time (elapsed)  Avg pause  Max pause"
         )?;
-        writeln!(
-            f,
-            "  Gen  0     {:5} colls,     0 par   {gc_cpu:6.3}s  {gc_wall:6.3}s     {avg_pause:3.4}s    {:3.4}s",
-            self.collections,
-            self.max_pause.as_secs_f64()
-        )?;
+        for (i, g) in self.generations.iter().enumerate() {
+            let avg_pause = if g.collections > 0 {
+                g.elapsed.as_secs_f64() / g.collections as f64
+            } else {
+                0.0
+            };
+            writeln!(
+                f,
+                "  Gen  {i}  {:>10} colls, {:>17} bytes copied  {:6.3}s  {:6.3}s     {avg_pause:3.4}s    {:3.4}s",
+                commas(g.collections),
+                commas(g.bytes_copied),
+                g.cpu.as_secs_f64(),
+                g.elapsed.as_secs_f64(),
+                g.max_pause.as_secs_f64()
+            )?;
+        }
         writeln!(f)?;
         let mut_cpu = self.mutator_cpu_time.as_secs_f64();
         let mut_wall = self.mutator_time.as_secs_f64();
@@ -332,6 +343,10 @@ pub enum ErrorKind {
         globals: usize,
         needed_bytes: u64,
         limit_bytes: u64,
+        /// The most live data the heap holds under the limit (one old
+        /// space: the rest is the nursery, the copy reserve and the
+        /// pointer bitmap).
+        live_capacity_bytes: u64,
     },
     /// Writing the result or the trace failed (the program itself is fine).
     Output {
@@ -475,10 +490,10 @@ impl fmt::Display for ErrorKind {
                 globals,
                 needed_bytes,
                 limit_bytes,
+                live_capacity_bytes,
             } => write!(
                 f,
-                "the program's {globals} top-level closures (Prelude included, made before the first step) take {needed_bytes} bytes, more than the {} bytes of live data a heap limit of {limit_bytes} bytes holds (half of it: the collector copies between two semi-spaces); raise it with --max-heap (e.g. --max-heap=1M)",
-                limit_bytes / 2
+                "the program's {globals} top-level closures (Prelude included, made before the first step) take {needed_bytes} bytes, more than the {live_capacity_bytes} bytes of live data a heap limit of {limit_bytes} bytes holds (the rest is the nursery, the collector's copy reserve and its pointer bitmap); raise it with --max-heap (e.g. --max-heap=1M)",
             ),
             ErrorKind::Output {
                 stream, message, ..

@@ -356,7 +356,10 @@ impl<'a> Machine<'a> {
     }
 
     /// Report every step to `observer` (see [`Observer`]).
+    /// The observer follows the whole live heap at each collection, so
+    /// every collection is then a major one.
     pub fn observed(mut self, observer: &'a mut dyn Observer) -> Machine<'a> {
+        self.heap.collect_majors_only();
         self.observer = Some(observer);
         self
     }

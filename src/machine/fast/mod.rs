@@ -226,6 +226,12 @@ struct St {
     /// The current environment's place in `vals`, `(base, len)`: the
     /// machine sets it before it asks for a collection.
     env: (usize, usize),
+    /// The lowest height of `cs` since the last collection (the pops
+    /// lower it), and the current environment's base then: what lies
+    /// below is unchanged since, so a minor collection need not look at
+    /// it ([`St::visit_young_roots`]).
+    cs_low: usize,
+    env_base_at_gc: usize,
 }
 
 impl St {
@@ -233,7 +239,10 @@ impl St {
     /// collector keeps alive what the reference engine's environments
     /// hold: each continuation's saved slots, and in `Eval` of `e` the
     /// slots live in `e` (see `live.rs`).
-    fn restrict_envs(&mut self) {
+    /// Only the environments that reach above `vals` height `low` are
+    /// looked at (environment bases grow with the control stack's height:
+    /// one below `low` ends by `low`).
+    fn restrict_envs_from(&mut self, low: usize) {
         let eval = match self.ctl {
             Ctl::Eval(e) => Some(e),
             _ => None,
@@ -242,7 +251,16 @@ impl St {
         let vals = self.vals.as_mut_slice();
         let top = vals.len();
         let last = self.cs.len().wrapping_sub(1);
-        for (i, fr) in self.cs.iter().enumerate() {
+        // The first continuation from which on every environment ends
+        // above `low`.
+        let mut first = self.cs.len();
+        for (i, fr) in self.cs.iter().enumerate().rev() {
+            if fr.is_cont() && fr.floor() <= low {
+                break;
+            }
+            first = i;
+        }
+        for (i, fr) in self.cs.iter().enumerate().skip(first) {
             if !fr.is_cont() {
                 continue;
             }
@@ -261,7 +279,7 @@ impl St {
         }
         if let Some(e) = eval {
             let end = (env_base + env_len).min(top);
-            if env_base < end {
+            if env_base < end && end > low {
                 let node = self.live.scope(e);
                 self.live.restrict(node, &mut vals[env_base..end]);
             }
@@ -269,13 +287,17 @@ impl St {
     }
 }
 
-impl Roots for St {
-    fn visit_roots(&mut self, f: &mut dyn FnMut(&mut [Value])) {
+impl St {
+    /// The roots, those in `vals` from height `low` and the update
+    /// frames' from control stack height `cs_low` on.
+    fn visit_from(&mut self, low: usize, cs_low: usize, f: &mut dyn FnMut(&mut [Value])) {
         if let Ctl::Enter(v) = &mut self.ctl {
             f(std::slice::from_mut(v));
         }
-        self.restrict_envs();
-        f(self.vals.as_mut_slice());
+        self.restrict_envs_from(low);
+        let vals = self.vals.as_mut_slice();
+        let low = low.min(vals.len());
+        f(&mut vals[low..]);
         // Returned fields are live only while they are being returned (a
         // stale buffer would keep garbage alive that the reference engine
         // drops).
@@ -284,20 +306,50 @@ impl Roots for St {
         }
         f(&mut self.args);
         // The update frames' closures, handed over in one run.
-        let mut updates: Vec<Value> = self
-            .cs
+        let cs_low = cs_low.min(self.cs.len());
+        let mut updates: Vec<Value> = self.cs[cs_low..]
             .iter()
             .filter_map(|fr| fr.update().map(Value::Ptr))
             .collect();
         f(&mut updates);
         let mut moved = updates.into_iter();
-        for fr in self.cs.iter_mut().filter(|fr| fr.update().is_some()) {
+        for fr in self.cs[cs_low..]
+            .iter_mut()
+            .filter(|fr| fr.update().is_some())
+        {
             if let Some(Value::Ptr(b)) = moved.next() {
                 fr.len = b as u32;
                 fr.extra = (b >> 32) as u32;
             }
         }
         self.printer.roots(f);
+        // Everything handed over now points out of the nursery.
+        self.cs_low = self.cs.len();
+        self.env_base_at_gc = self.env.0;
+    }
+}
+
+impl Roots for St {
+    fn visit_roots(&mut self, f: &mut dyn FnMut(&mut [Value])) {
+        self.visit_from(0, 0, f);
+    }
+
+    /// What may have changed since the last collection: the control
+    /// stack's entries from the lowest height it had since
+    /// (`cs_low`, kept by the pops), and `vals` from the environment the
+    /// entry below them holds (a continuation's, or what an update or
+    /// restore frame saved) or the one current at the last collection,
+    /// whichever is lower. Below that, no environment has been current
+    /// since (environment bases grow with the control stack's height,
+    /// and an environment is current again only when its continuation
+    /// is popped), so no slot there was written.
+    fn visit_young_roots(&mut self, f: &mut dyn FnMut(&mut [Value])) {
+        let cs_low = self.cs_low.min(self.cs.len());
+        let low = match cs_low.checked_sub(1) {
+            Some(i) => (self.cs[i].base as usize).min(self.env_base_at_gc),
+            None => 0,
+        };
+        self.visit_from(low, cs_low, f);
     }
 }
 
@@ -506,6 +558,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 printer: ResultPrinter::default(),
                 live: live::Liveness::new(code),
                 env: (0, 0),
+                cs_low: 0,
+                env_base_at_gc: 0,
             },
             top_cont: false,
             top_floor: 0,
@@ -916,6 +970,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     #[inline]
     fn return_to(&mut self, cont: Frame) {
         self.s.cs.pop();
+        self.s.cs_low = self.s.cs_low.min(self.s.cs.len());
         self.retop();
         self.cs_words -= cont.words();
         if PROF {
@@ -961,6 +1016,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     #[inline]
     fn pop_frame(&mut self) -> Frame {
         let f = self.s.cs.pop().expect("selected a pop rule with a frame");
+        self.s.cs_low = self.s.cs_low.min(self.s.cs.len());
         debug_assert!(!f.is_cont());
         self.retop();
         self.cs_words -= f.words();
@@ -1162,6 +1218,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     fn force(&mut self, v: Value) {
         self.s.args.clear();
         self.s.cs.clear();
+        self.s.cs_low = 0;
         self.retop();
         self.s.vals.truncate(self.const_top);
         self.env_base = self.const_top;

@@ -1,0 +1,397 @@
+//! The heap and collector against small hand-built heaps, and a random
+//! mutator checked against a model of its object graph.
+
+use super::*;
+
+/// Roots: one run of values, all handed over whatever the set.
+struct R(Vec<Value>);
+
+impl Roots for R {
+    fn visit_roots(&mut self, f: &mut dyn FnMut(&mut [Value])) {
+        f(&mut self.0);
+    }
+}
+
+/// A 1 MiB heap with room for 100 words made (no roots to keep).
+fn heap_with_room() -> Heap {
+    let mut h = Heap::new(1 << 20);
+    h.reserve(100, false, &mut R(vec![])).unwrap();
+    h
+}
+
+fn con(n: u32) -> Info {
+    Info {
+        tag: Tag::Con,
+        n,
+        index: 0,
+    }
+}
+
+fn ptr(v: Value) -> Addr {
+    match v {
+        Value::Ptr(a) => a,
+        Value::Int(k) => panic!("not a pointer: {k}"),
+    }
+}
+
+#[test]
+fn ints_are_not_pointers_and_inds_vanish() {
+    let mut h = heap_with_room();
+    let garbage = h.alloc(con(1), 0, &[Value::Int(7)]).unwrap();
+    let leaf = h
+        .alloc(con(2), 3, &[Value::Int(garbage as i64), Value::Int(-1)])
+        .unwrap();
+    let thunk = h.alloc(con(1), 0, &[Value::Int(0)]).unwrap();
+    h.update_with_ind(thunk, leaf);
+    let pair = h
+        .alloc(con(2), 0, &[Value::Ptr(thunk), Value::Int(42)])
+        .unwrap();
+    let mut r = R(vec![Value::Ptr(pair)]);
+    h.collect(0, &mut r).unwrap();
+    let p = ptr(r.0[0]);
+    assert_eq!(h.payload(p, 1), Value::Int(42));
+    let l = ptr(h.payload(p, 0));
+    assert_eq!(h.info(l).unwrap().tag, Tag::Con);
+    assert_eq!(h.cc(l), 3);
+    assert_eq!(h.payload(l, 0), Value::Int(garbage as i64));
+    // pair (4 words) + leaf (4 words); garbage and the indirection are gone.
+    assert_eq!(h.used_words(), 8);
+    assert_eq!(h.stats.max_residency_bytes, 64);
+}
+
+#[test]
+fn deref_info_is_deref_then_info() {
+    let mut h = heap_with_room();
+    let leaf = h.alloc(con(1), 0, &[Value::Int(5)]).unwrap();
+    let one_hop = h.alloc(con(1), 0, &[Value::Int(0)]).unwrap();
+    h.update_with_ind(one_hop, leaf);
+    let two_hops = h.alloc(con(2), 0, &[Value::Int(0), Value::Int(0)]).unwrap();
+    h.update_with_ind(two_hops, one_hop);
+    let nullary = h.alloc(con(0), 0, &[]).unwrap();
+    // Last, a payload word that would decode as a constructor's info
+    // word.
+    h.alloc(con(1), 0, &[Value::Int(Tag::Con as i64)]).unwrap();
+    // Every address up to past the end (payload words, whose low byte is
+    // no tag, and words never written, which are zero) and past the heap.
+    let beyond = h.mem.len() as Addr;
+    for a in (0..h.used_words() as Addr + 4).chain(beyond - 4..beyond + 4) {
+        let d = h.deref(a);
+        let expected = h.info(d).map(|i| (d, i));
+        assert_eq!(h.deref_info(a), expected, "address {a}");
+    }
+    assert_eq!(h.deref_info(two_hops).map(|(a, _)| a), Some(leaf));
+    assert_eq!(h.deref_info(nullary).map(|(a, _)| a), Some(nullary));
+    assert_eq!(h.info(beyond), None);
+}
+
+#[test]
+fn long_chains_collect_without_recursion() {
+    let mut h = Heap::new(1 << 30);
+    let mut r = R(vec![Value::Int(0)]);
+    for i in 0..200_000 {
+        h.reserve(4, false, &mut r).unwrap();
+        let tail = r.0[0];
+        let a = h.alloc(con(2), 0, &[Value::Int(i), tail]).unwrap();
+        r.0[0] = Value::Ptr(a);
+    }
+    h.collect(0, &mut r).unwrap();
+    assert_eq!(h.used_words(), 200_000 * 4);
+    assert!(h.stats.gens[0].collections > 0, "minor collections ran");
+}
+
+#[test]
+fn walk_visits_every_closure_once() {
+    let mut h = heap_with_room();
+    let a = h.alloc(con(0), 1, &[]).unwrap();
+    let b = h
+        .alloc(con(3), 2, &[Value::Int(1), Value::Ptr(a), Value::Int(3)])
+        .unwrap();
+    h.update_with_ind(b, a);
+    let c = h
+        .alloc(
+            Info {
+                tag: Tag::Pap,
+                n: 2,
+                index: 0,
+            },
+            3,
+            &[Value::Ptr(a), Value::Int(0)],
+        )
+        .unwrap();
+    let mut seen = vec![];
+    h.walk(&mut |addr, info, cc| seen.push((addr, info.tag, cc)));
+    assert_eq!(
+        seen,
+        vec![(a, Tag::Con, 1), (b, Tag::Ind, 2), (c, Tag::Pap, 3)]
+    );
+}
+
+#[test]
+fn exhaustion_is_an_error() {
+    let mut h = Heap::new(64 * 16);
+    let mut r = R(vec![]);
+    let mut failed = false;
+    for _ in 0..1000 {
+        if h.reserve(4, false, &mut r).is_err() {
+            failed = true;
+            break;
+        }
+        let a = h.alloc(con(2), 0, &[Value::Int(1), Value::Int(2)]).unwrap();
+        r.0.push(Value::Ptr(a));
+    }
+    assert!(failed);
+}
+
+/// Fill the nursery with garbage until a minor collection has happened,
+/// then fill it again (overwriting whatever the collection left there).
+fn churn(h: &mut Heap, r: &mut R) {
+    let minors = h.stats.gens[0].collections;
+    while h.stats.gens[0].collections == minors {
+        h.reserve(3, false, r).unwrap();
+        h.alloc(con(1), 9, &[Value::Int(-1)]).unwrap();
+    }
+    while h.free_words() >= 3 {
+        h.alloc(con(1), 9, &[Value::Int(-1)]).unwrap();
+    }
+}
+
+#[test]
+fn an_old_thunk_updated_to_a_young_value_keeps_it_alive() {
+    let mut h = Heap::new(64 << 20);
+    let mut r = R(vec![]);
+    h.reserve(3, false, &mut r).unwrap();
+    let thunk = h.alloc(con(1), 1, &[Value::Int(0)]).unwrap();
+    r.0.push(Value::Ptr(thunk));
+    churn(&mut h, &mut r);
+    let old = ptr(r.0[0]);
+    assert!(old as usize >= h.nursery, "promoted");
+    // A young value, reachable only through the old thunk's update.
+    h.reserve(4, false, &mut r).unwrap();
+    let value = h
+        .alloc(con(2), 2, &[Value::Int(41), Value::Int(42)])
+        .unwrap();
+    assert!((value as usize) < h.nursery);
+    h.update_with_ind(old, value);
+    churn(&mut h, &mut r);
+    let v = h.deref(old);
+    assert_eq!(h.cc(v), 2);
+    assert_eq!(h.payload(v, 1), Value::Int(42));
+}
+
+#[test]
+fn a_request_larger_than_the_nursery_goes_to_the_old_generation() {
+    let mut h = Heap::new(64 << 20);
+    let mut r = R(vec![]);
+    h.reserve(3, false, &mut r).unwrap();
+    let young = h.alloc(con(1), 5, &[Value::Int(5)]).unwrap();
+    r.0.push(Value::Ptr(young));
+    let n = NURSERY_WORDS + 10;
+    h.reserve(closure_words(n), false, &mut r).unwrap();
+    let young = ptr(r.0[0]);
+    let big = h
+        .alloc_with(con(n as u32), 6, n, |i| {
+            if i == n - 1 {
+                Value::Ptr(young)
+            } else {
+                Value::Int(i as i64)
+            }
+        })
+        .unwrap();
+    assert!(big as usize >= h.nursery);
+    r.0.push(Value::Ptr(big));
+    // Back in the nursery: a young closure the big one then points to.
+    h.reserve(3, false, &mut r).unwrap();
+    let fresh = h.alloc(con(1), 7, &[Value::Int(7)]).unwrap();
+    assert!((fresh as usize) < h.nursery);
+    h.set_payload(big, 0, Value::Ptr(fresh));
+    r.0.truncate(1);
+    r.0.push(Value::Ptr(big));
+    churn(&mut h, &mut r);
+    let big = ptr(r.0[1]);
+    assert_eq!(h.cc(ptr(h.payload(big, 0))), 7);
+    assert_eq!(h.cc(ptr(h.payload(big, n - 1))), 5);
+    assert_eq!(h.payload(big, 1), Value::Int(1));
+    h.collect(0, &mut r).unwrap();
+    let big = ptr(r.0[1]);
+    assert_eq!(h.cc(ptr(h.payload(big, 0))), 7);
+}
+
+/// The model of a random mutator: node `i` has a closure whose cost-centre
+/// word is `i`, and these fields (an `Int#` or another node).
+#[derive(Clone, Debug, PartialEq)]
+enum Field {
+    Int(i64),
+    Node(u32),
+}
+
+/// The graph reachable from the roots, read from the heap (through
+/// indirections): node id → fields, in a canonical order.
+fn read_graph(h: &Heap, roots: &[Value]) -> Vec<(u32, Vec<Field>)> {
+    let mut seen = std::collections::BTreeMap::new();
+    let mut todo: Vec<Addr> = roots
+        .iter()
+        .filter_map(|v| match v {
+            Value::Ptr(a) => Some(*a),
+            Value::Int(_) => None,
+        })
+        .collect();
+    while let Some(a) = todo.pop() {
+        let a = h.deref(a);
+        let id = h.cc(a);
+        if seen.contains_key(&id) {
+            continue;
+        }
+        let info = h.info(a).unwrap();
+        let fields: Vec<Field> = (0..info.n as usize)
+            .map(|i| match h.payload(a, i) {
+                Value::Int(k) => Field::Int(k),
+                Value::Ptr(p) => {
+                    todo.push(p);
+                    Field::Node(h.cc(h.deref(p)))
+                }
+            })
+            .collect();
+        seen.insert(id, fields);
+    }
+    seen.into_iter().collect()
+}
+
+/// The same graph from the model.
+fn model_graph(nodes: &[Vec<Field>], redirect: &[u32], roots: &[u32]) -> Vec<(u32, Vec<Field>)> {
+    let follow = |mut i: u32| {
+        while redirect[i as usize] != i {
+            i = redirect[i as usize];
+        }
+        i
+    };
+    let mut seen = std::collections::BTreeMap::new();
+    let mut todo: Vec<u32> = roots.to_vec();
+    while let Some(i) = todo.pop() {
+        let i = follow(i);
+        if seen.contains_key(&i) {
+            continue;
+        }
+        let fields: Vec<Field> = nodes[i as usize]
+            .iter()
+            .map(|f| match f {
+                Field::Node(j) => {
+                    todo.push(*j);
+                    Field::Node(follow(*j))
+                }
+                Field::Int(k) => Field::Int(*k),
+            })
+            .collect();
+        seen.insert(i, fields);
+    }
+    seen.into_iter().collect()
+}
+
+/// A random mutator (allocating, updating old and young closures to point
+/// at others, filling fields, dropping roots, sometimes allocating more
+/// than the nursery holds) in a small heap under stress and without:
+/// after every step the graph reachable from the roots is the model's.
+#[test]
+fn a_random_mutator_sees_the_graph_it_built() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n.max(1)
+    };
+    for round in 0..6 {
+        let stress = round % 2 == 1;
+        let mut h = Heap::new(if round < 4 { 96 << 10 } else { 4 << 20 });
+        let mut r = R(vec![]);
+        let mut root_ids: Vec<u32> = vec![];
+        let mut nodes: Vec<Vec<Field>> = vec![];
+        let mut redirect: Vec<u32> = vec![];
+        for step in 0..3000 {
+            match next(10) {
+                0..=5 => {
+                    let n = if next(50) == 0 {
+                        300 + next(3000) as usize
+                    } else {
+                        next(4) as usize
+                    };
+                    if h.reserve(closure_words(n), stress, &mut r).is_err() {
+                        // Full: drop every other root and go on.
+                        let keep: Vec<usize> = (0..r.0.len()).step_by(2).collect();
+                        r.0 = keep.iter().map(|&i| r.0[i]).collect();
+                        root_ids = keep.iter().map(|&i| root_ids[i]).collect();
+                        continue;
+                    }
+                    let id = nodes.len() as u32;
+                    let fields: Vec<Field> = (0..n)
+                        .map(|_| {
+                            if !r.0.is_empty() && next(2) == 0 {
+                                Field::Node(root_ids[next(r.0.len() as u64) as usize])
+                            } else {
+                                Field::Int(next(1000) as i64)
+                            }
+                        })
+                        .collect();
+                    let vals: Vec<Value> = fields
+                        .iter()
+                        .map(|f| match f {
+                            Field::Int(k) => Value::Int(*k),
+                            Field::Node(j) => {
+                                let k = root_ids.iter().position(|x| x == j).unwrap();
+                                r.0[k]
+                            }
+                        })
+                        .collect();
+                    let a = h.alloc(con(n as u32), id, &vals).unwrap();
+                    nodes.push(fields);
+                    redirect.push(id);
+                    r.0.push(Value::Ptr(a));
+                    root_ids.push(id);
+                }
+                6 if r.0.len() >= 2 => {
+                    // Update one root's closure to point at another's
+                    // (an indirection, as rules 16 and 17a make).
+                    let i = next(r.0.len() as u64) as usize;
+                    let j = next(r.0.len() as u64) as usize;
+                    let (a, b) = (h.deref(ptr(r.0[i])), h.deref(ptr(r.0[j])));
+                    let (ia, ib) = (h.cc(a), h.cc(b));
+                    if ia != ib && redirect[ib as usize] == ib {
+                        h.update_with_ind(a, b);
+                        redirect[ia as usize] = ib;
+                    }
+                }
+                7 if !r.0.is_empty() => {
+                    // Fill a field, as a letrec does.
+                    let i = next(r.0.len() as u64) as usize;
+                    let j = next(r.0.len() as u64) as usize;
+                    let a = h.deref(ptr(r.0[i]));
+                    let id = h.cc(a) as usize;
+                    if !nodes[id].is_empty() {
+                        let k = next(nodes[id].len() as u64) as usize;
+                        h.set_payload(a, k, r.0[j]);
+                        nodes[id][k] = Field::Node(root_ids[j]);
+                    }
+                }
+                8 if !r.0.is_empty() => {
+                    let i = next(r.0.len() as u64) as usize;
+                    r.0.swap_remove(i);
+                    root_ids.swap_remove(i);
+                }
+                9 if next(20) == 0 => {
+                    h.collect(0, &mut r).unwrap();
+                }
+                _ => {}
+            }
+            if step % 97 == 0 || step == 2999 {
+                assert_eq!(
+                    read_graph(&h, &r.0),
+                    model_graph(&nodes, &redirect, &root_ids),
+                    "round {round}, step {step}"
+                );
+            }
+        }
+        if round < 4 {
+            // The small heap collects, both generations.
+            assert!(h.stats.gens[0].collections > 0 && h.stats.gens[1].collections > 0);
+        }
+    }
+}
