@@ -58,8 +58,8 @@
 //!   of the old generation (promotion) and empties the nursery, which is
 //!   reused, never given back. Its roots are the engines' young roots
 //!   ([`Roots::visit_young_roots`]: at least every root written since the
-//!   last collection) and the **remembered set**: the old closures written since the last
-//!   collection to point into the nursery. The only writes into an old
+//!   last collection) and the **remembered set**: the old closures
+//!   written since the last collection to point into the nursery. The only writes into an old
 //!   closure are updates (rules 16 and 17a: [`Heap::update_with_ind`],
 //!   [`Heap::update_blackhole`]) and filling a `letrec` closure's free
 //!   variables ([`Heap::set_payload`]); each checks, in one compare, whether
@@ -70,9 +70,9 @@
 //!   old generation passes [`MAJOR_FACTOR`] times the live data of the last
 //!   major collection (at least [`MIN_MAJOR_WORDS`]), when a request does
 //!   not fit otherwise, before each heap census (so a census sees exactly
-//!   the live closures), and once at the end of a run if anything was
-//!   allocated since the last one (so the maximum residency is exact at
-//!   every major collection and at the end).
+//!   the live closures), and when the engines ask for one at the end of a
+//!   run (`--stats`: so the maximum residency is exact at every major
+//!   collection and at the end).
 //!
 //! When even a major collection leaves no room for a request, allocation
 //! fails with [`HeapExhausted`]. `--gc-stress` makes every reservation
