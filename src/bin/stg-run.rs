@@ -351,7 +351,8 @@ const WORKER_STACK_BYTES: usize = 1 << 30;
 static NOTE_CLOSED_DESCRIPTORS: extern "C" fn() = stdio::note_closed_descriptors;
 
 /// glibc's `malloc` raises its mmap threshold (up to 32 MiB) each time
-/// a large block is freed, as the collector frees its semi-spaces; the
+/// a large block is freed (a census's side table, a grown vector's old
+/// buffer; the collector's spaces are one mapping of their own); the
 /// machine's stacks, vectors of tens of megabytes, then come from the
 /// arena, where what they leave behind when they grow stays resident. A
 /// fixed threshold keeps every large vector in a mapping of its own (the
