@@ -44,6 +44,12 @@ pub(super) struct Opnd(pub u32);
 impl Opnd {
     pub const LOCAL: u32 = 1 << 31;
 
+    /// Slot `slot` of the current environment.
+    #[inline(always)]
+    pub const fn local(slot: u32) -> Opnd {
+        Opnd(Self::LOCAL | slot)
+    }
+
     /// The index of this operand in `vals` for an environment at `base`.
     #[inline(always)]
     pub fn index(self, base: usize) -> usize {
@@ -499,7 +505,7 @@ impl Compiled {
                 return None;
             };
             let a = self.alts.get(alts as usize)?;
-            if x != Opnd(Opnd::LOCAL | v) || a.on != AltsOn::Con || a.n == 0 {
+            if x != Opnd::local(v) || a.on != AltsOn::Con || a.n == 0 {
                 return None;
             }
             let alt = self.con_alts.get(a.first as usize)?;
@@ -517,7 +523,7 @@ impl Compiled {
         let Op::CasePrim { op, a, b, alts } = *self.ops.get(e3 as usize)? else {
             return None;
         };
-        let reads_x_y = a == Opnd(Opnd::LOCAL | s1) && b == Opnd(Opnd::LOCAL | s2);
+        let reads_x_y = a == Opnd::local(s1) && b == Opnd::local(s2);
         if !reads_x_y || s1 == 1 || s1 == s2 {
             return None;
         }
@@ -649,7 +655,7 @@ impl Compiler<'_> {
     /// environment of `size` slots.
     fn var(&self, v: VarRef, size: u32) -> Option<Opnd> {
         match v {
-            VarRef::Local(i) if i < size => Some(Opnd(Opnd::LOCAL | i)),
+            VarRef::Local(i) if i < size => Some(Opnd::local(i)),
             VarRef::Local(_) => None,
             VarRef::Global(g) if g < self.nglobals => Some(Opnd(g)),
             VarRef::Global(_) => None,
@@ -891,7 +897,7 @@ mod tests {
             f(&mut k);
             assert!(k.verify(&code).is_err());
         };
-        bad(&|k| k.opnds.push(Opnd(Opnd::LOCAL | k.max_env as u32)));
+        bad(&|k| k.opnds.push(Opnd::local(k.max_env as u32)));
         bad(&|k| k.opnds.push(Opnd(k.constants.len() as u32)));
         bad(&|k| k.bind_slots.push(k.max_env as u32));
         bad(&|k| k.case_alts[0] = k.alts.len() as u32);
@@ -948,8 +954,8 @@ mod tests {
 
     #[test]
     fn operands_index_locals_from_the_base_and_constants_absolutely() {
-        assert_eq!(Opnd(Opnd::LOCAL | 3).index(100), 103);
+        assert_eq!(Opnd::local(3).index(100), 103);
         assert_eq!(Opnd(7).index(100), 7);
-        assert_eq!(Opnd(Opnd::LOCAL).index(0), 0);
+        assert_eq!(Opnd::local(0).index(0), 0);
     }
 }

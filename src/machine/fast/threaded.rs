@@ -498,8 +498,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         // SAFETY: the operands of the body's verified `CaseVar`s.
         let (va, vb) = unsafe {
             (
-                self.value_of(compile::Opnd(compile::Opnd::LOCAL)),
-                self.value_of(compile::Opnd(compile::Opnd::LOCAL | 1)),
+                self.value_of(compile::Opnd::local(0)),
+                self.value_of(compile::Opnd::local(1)),
             )
         };
         let (a, x) = self.boxed_field(va, sh.c1)?;
