@@ -636,9 +636,14 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                         // Rules 2 and 5 read the fields from the heap.
                         // SAFETY: verified alternatives.
                         let next = unsafe {
-                            self.case_value(pc, alts, info.index, info.n as usize, |m, i| {
-                                m.heap.payload(a, i)
-                            })
+                            self.case_value(
+                                pc,
+                                alts,
+                                info.index,
+                                info.n as usize,
+                                #[inline(always)]
+                                |m, i| m.heap.payload(a, i),
+                            )
                         };
                         // (Used only if the op fires.)
                         if PROF && next.is_some() {
@@ -664,9 +669,14 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 // constant operands are in the constant
                                 // area.
                                 let next = unsafe {
-                                    self.case_value(pc, alts, con, n as usize, |m, i| {
-                                        m.closure_atom(a, lam, first + i as u32)
-                                    })
+                                    self.case_value(
+                                        pc,
+                                        alts,
+                                        con,
+                                        n as usize,
+                                        #[inline(always)]
+                                        |m, i| m.closure_atom(a, lam, first + i as u32),
+                                    )
                                 };
                                 // (Used only if the op fires.)
                                 if PROF && next.is_some() {
