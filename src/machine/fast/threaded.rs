@@ -919,101 +919,113 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// over from `ReturnCon c fs`: an error, a collection, a step limit or
     /// event, or the machine halting).
     fn ret_con(&mut self, c: ConId, fs: &[Value], budget: u64) -> Option<ExprId> {
-        loop {
-            if self.steps >= budget {
-                break;
-            }
-            if self.top_cont {
-                let cont = self.top_cont();
-                let a = cont.alts();
-                if self.s.args.len() > cont.as_height as usize || a == NONE {
-                    break;
-                }
-                // SAFETY: a continuation's alternatives are `case_alts` of
-                // its case (`push_cont`), verified, and not `NONE`.
-                let sel = unsafe { self.select_con(self.k.alts(a), c) };
-                let (body, bind) = match sel {
-                    ConSel::Alt(alt) => {
-                        // Rule 6.
-                        self.switch(self.cc);
-                        self.return_to(cont);
-                        // SAFETY: `alt` is a verified entry of `con_alts`.
-                        unsafe { self.bind_fields(&alt, fs) };
-                        (alt.body, None)
+        'ret: {
+            // Update and restore frames first (rules 16, 16′), in a loop
+            // of their own: what it sets up (the size and info word of the
+            // constructor an update allocates) is then not computed on a
+            // return straight to a continuation.
+            if !self.top_cont {
+                loop {
+                    if self.steps >= budget {
+                        break 'ret;
                     }
-                    ConSel::Default(body) => {
-                        // Rule 8.
-                        self.switch(self.cc);
-                        self.return_to(cont);
-                        (body, None)
+                    if self.avail() > 0 {
+                        break 'ret;
                     }
-                    ConSel::DefaultBind(slot, body) => {
-                        // Rule 7, when the heap has room.
-                        let size = closure_words(fs.len());
-                        if self.gc_stress || self.heap.free_words() < size {
-                            break;
+                    let Some(f) = self.top_frame() else {
+                        break 'ret;
+                    };
+                    match f.update() {
+                        Some(u) => {
+                            // Rule 16, when the heap has room.
+                            let size = closure_words(fs.len());
+                            if self.gc_stress || self.heap.free_words() < size {
+                                break 'ret;
+                            }
+                            self.drop_dead_envs();
+                            let ev = self.tick_cc;
+                            let info = Info {
+                                tag: Tag::Con,
+                                n: fs.len() as u32,
+                                index: c,
+                            };
+                            let Some(v) = self.heap.alloc_small(info, ev, fs) else {
+                                break 'ret;
+                            };
+                            if PROF {
+                                self.pend_words += size as u64;
+                            }
+                            self.pop_frame();
+                            self.heap.update_blackhole(u, v);
+                            self.steps += 1;
                         }
-                        self.switch(self.cc);
-                        self.drop_dead_envs();
-                        let info = Info {
-                            tag: Tag::Con,
-                            n: fs.len() as u32,
-                            index: c,
-                        };
-                        let Some(a) = self.heap.alloc_small(info, self.cc, fs) else {
-                            break;
-                        };
-                        if PROF {
-                            self.pend_words += size as u64;
+                        None => {
+                            // Rule 16′.
+                            self.pop_frame();
+                            self.steps += 1;
                         }
-                        self.return_to(cont);
-                        (body, Some((slot, Value::Ptr(a))))
                     }
-                    ConSel::Fail => break,
-                };
-                if let Some((slot, v)) = bind {
-                    self.set_slot(slot, v);
-                }
-                self.steps += 1;
-                self.switch(self.cc);
-                return Some(body);
-            }
-            if self.avail() > 0 {
-                break;
-            }
-            let Some(f) = self.top_frame() else {
-                break;
-            };
-            match f.update() {
-                Some(u) => {
-                    // Rule 16, when the heap has room.
-                    let size = closure_words(fs.len());
-                    if self.gc_stress || self.heap.free_words() < size {
+                    if self.top_cont {
                         break;
                     }
+                }
+            }
+            if self.steps >= budget {
+                break 'ret;
+            }
+            let cont = self.top_cont();
+            let a = cont.alts();
+            if self.s.args.len() > cont.as_height as usize || a == NONE {
+                break 'ret;
+            }
+            // SAFETY: a continuation's alternatives are `case_alts` of
+            // its case (`push_cont`), verified, and not `NONE`.
+            let sel = unsafe { self.select_con(self.k.alts(a), c) };
+            let (body, bind) = match sel {
+                ConSel::Alt(alt) => {
+                    // Rule 6.
+                    self.switch(self.cc);
+                    self.return_to(cont);
+                    // SAFETY: `alt` is a verified entry of `con_alts`.
+                    unsafe { self.bind_fields(&alt, fs) };
+                    (alt.body, None)
+                }
+                ConSel::Default(body) => {
+                    // Rule 8.
+                    self.switch(self.cc);
+                    self.return_to(cont);
+                    (body, None)
+                }
+                ConSel::DefaultBind(slot, body) => {
+                    // Rule 7, when the heap has room.
+                    let size = closure_words(fs.len());
+                    if self.gc_stress || self.heap.free_words() < size {
+                        break 'ret;
+                    }
+                    self.switch(self.cc);
                     self.drop_dead_envs();
-                    let ev = self.tick_cc;
                     let info = Info {
                         tag: Tag::Con,
                         n: fs.len() as u32,
                         index: c,
                     };
-                    let Some(v) = self.heap.alloc_small(info, ev, fs) else {
-                        break;
+                    let Some(a) = self.heap.alloc_small(info, self.cc, fs) else {
+                        break 'ret;
                     };
                     if PROF {
                         self.pend_words += size as u64;
                     }
-                    self.pop_frame();
-                    self.heap.update_blackhole(u, v);
-                    self.steps += 1;
+                    self.return_to(cont);
+                    (body, Some((slot, Value::Ptr(a))))
                 }
-                None => {
-                    // Rule 16′.
-                    self.pop_frame();
-                    self.steps += 1;
-                }
+                ConSel::Fail => break 'ret,
+            };
+            if let Some((slot, v)) = bind {
+                self.set_slot(slot, v);
             }
+            self.steps += 1;
+            self.switch(self.cc);
+            return Some(body);
         }
         self.s.fields.clear();
         self.s.fields.extend_from_slice(fs);
