@@ -34,18 +34,22 @@ impl Heap {
             // than the nursery.
             self.old_used() > self.major_at
         };
-        // A minor collection needs room for everything in the nursery.
-        let major = major || self.majors_only || self.nursery_used() > self.old_free();
+        // A minor collection needs room for everything young.
+        let young = self.nursery_used() + self.aged.len();
+        let major = major || self.majors_only || young > self.old_free();
         if major {
-            self.major(roots);
+            self.major(roots, true);
         } else {
             self.minor(roots);
-            if words > self.old_free() {
-                self.major(roots);
-            }
         }
-        if words > self.old_free() {
-            return Err(self.exhausted(words));
+        // The request leaves room for the next minor collection to
+        // promote the aged closures; if it does not, a major collection
+        // that promotes them all.
+        if words + self.aged.len() > self.old_free() {
+            self.major(roots, false);
+            if words > self.old_free() {
+                return Err(self.exhausted(words));
+            }
         }
         if self.hp + words > self.lim {
             // Larger than the nursery: at the end of the old generation,
@@ -59,11 +63,13 @@ impl Heap {
         Ok(())
     }
 
-    /// A major collection, then `needed` words must fit (a heap census
-    /// asks for none, so it cannot fail).
+    /// A major collection that promotes everything (so that only live
+    /// closures are left, none of them young: what a heap census walks),
+    /// then `needed` words must fit (a census asks for none, so it cannot
+    /// fail).
     pub fn collect(&mut self, needed: usize, roots: &mut dyn Roots) -> Result<(), HeapExhausted> {
         self.settle();
-        self.major(roots);
+        self.major(roots, false);
         if needed > self.old_free() {
             return Err(self.exhausted(needed));
         }
@@ -94,59 +100,117 @@ impl Heap {
         }
     }
 
-    /// Promote the nursery's live closures to the old generation.
+    /// Age the nursery's live closures (copy them into the empty survivor
+    /// space, or, when it is full, promote them) and promote the aged ones
+    /// still live to the old generation.
     fn minor(&mut self, roots: &mut dyn Roots) {
         let timer = Timer::start();
         let young = self.hp;
         let promoted_from = self.old_top;
+        let aged_from = self.aged.clone();
+        let aged_to = self.other_survivor();
         let mut ev = Evacuation {
             mem: &mut self.mem,
             bits: &mut self.bits,
             young_end: young,
-            from: 0..0,
+            from: aged_from.clone(),
+            also: 0..0,
             free: promoted_from,
             end: self.old_base + self.old_size,
+            aged_free: aged_to,
+            aged: aged_to..aged_to + self.survivor,
+            remembered: Vec::new(),
         };
         roots.visit_young_roots(&mut |vs| ev.evacuate_all(vs));
         for &r in &self.remembered {
             ev.scan_closure(r as usize);
         }
-        ev.scan(self.unscanned_from.min(promoted_from));
-        let free = ev.free;
+        for a in std::mem::take(&mut self.remembered_words) {
+            ev.scan_word(a as usize);
+        }
+        ev.scan(self.unscanned_from.min(promoted_from), aged_to);
+        let (free, aged_free) = (ev.free, ev.aged_free);
+        self.remembered_words = std::mem::take(&mut ev.remembered);
         self.old_top = free;
+        self.clear_aged();
+        self.aged = aged_to..aged_free;
         self.reset_nursery(young);
-        timer.stop(&mut self.stats, 0, (free - promoted_from) as u64 * 8);
+        let copied = (free - promoted_from) + (aged_free - aged_to);
+        self.stats.bytes_promoted += (free - promoted_from) as u64 * 8;
+        timer.stop(&mut self.stats, 0, copied as u64 * 8);
+    }
+
+    /// The start of the survivor space the aged closures are not in.
+    fn other_survivor(&self) -> usize {
+        if self.aged.start == self.nursery {
+            self.nursery + self.survivor
+        } else {
+            self.nursery
+        }
+    }
+
+    /// The aged closures have been copied out: their survivor space is
+    /// empty, with a clear bitmap (its words are overwritten by the next
+    /// copy into it, so they need not be cleared).
+    fn clear_aged(&mut self) {
+        let Range { start, end } = self.aged;
+        self.bits[start / 64..end.div_ceil(64)].fill(0);
+        self.aged = start..start;
     }
 
     /// Copy everything live into the empty old space, which becomes the
-    /// old generation; give the other back.
-    fn major(&mut self, roots: &mut dyn Roots) {
+    /// old generation, and give the other back. With `age`, the nursery's
+    /// closures are aged as in a minor collection (those that do not fit
+    /// in the survivor space promoted), so that a major collection does
+    /// not promote the closures the program is working on just then (the
+    /// frontier of a lazy list, whose updates would otherwise keep each
+    /// next stretch of it alive from the old generation until the next
+    /// major collection: docs/PERFORMANCE.md); without, everything is
+    /// promoted and the young generation is empty.
+    pub(super) fn major(&mut self, roots: &mut dyn Roots, age: bool) {
         let timer = Timer::start();
         let young = self.hp;
         let from = self.old_base..self.old_top;
-        let to = if self.old_base == self.nursery {
-            self.nursery + self.old_size
+        let to = if self.old_base == self.young_end {
+            self.young_end + self.old_size
         } else {
-            self.nursery
+            self.young_end
         };
+        let aged_from = self.aged.clone();
+        let age = age && !self.majors_only;
+        let aged_to = if age { self.other_survivor() } else { 0 };
+        let aged_end = if age { aged_to + self.survivor } else { 0 };
         let mut ev = Evacuation {
             mem: &mut self.mem,
             bits: &mut self.bits,
             young_end: young,
             from: from.clone(),
+            also: aged_from.clone(),
             free: to,
             end: to + self.old_size,
+            aged_free: aged_to,
+            aged: aged_to..aged_end,
+            remembered: Vec::new(),
         };
         roots.visit_roots(&mut |vs| ev.evacuate_all(vs));
-        ev.scan(to);
-        let live = ev.free - to;
+        ev.scan(to, aged_to);
+        let aged_free = ev.aged_free;
+        let remembered = std::mem::take(&mut ev.remembered);
+        let old_live = ev.free - to;
         if let Some(b) = &mut self.biographies {
-            b.after_collection(&self.mem, &[0..young, from.clone()], self.mem.len());
+            let collected = [0..young, aged_from, from.clone()];
+            b.after_collection(&self.mem, &collected, self.mem.len());
         }
         self.old_base = to;
-        self.old_top = to + live;
+        self.old_top = to + old_live;
+        self.clear_aged();
+        if age {
+            self.aged = aged_to..aged_free;
+        }
+        self.remembered_words = remembered;
         self.reset_nursery(young);
-        self.major_at = (live * MAJOR_FACTOR)
+        let live = old_live + self.aged.len();
+        self.major_at = (old_live * MAJOR_FACTOR)
             .max(MIN_MAJOR_WORDS)
             .min(self.old_size);
         // The old old space: given back, its words and bits zero for when
@@ -172,23 +236,33 @@ impl Heap {
     }
 }
 
-/// A collection in progress: what is being collected (the nursery's
-/// `0..young_end` and, in a major collection, the old space `from`), and
-/// the to-space's next free word and end. All in the heap's one region.
+/// A collection in progress: what is being collected (`0..young_end`,
+/// the nursery's words in use, and `from` and `also`: the aged closures
+/// and, in a major collection, the old space), the old to-space's next
+/// free word and end, and the survivor space the nursery's closures are
+/// aged into (empty when they are not) with its next free word. All in
+/// the heap's one region.
 struct Evacuation<'h> {
     mem: &'h mut [u64],
     bits: &'h mut [u64],
     young_end: usize,
     from: Range<usize>,
+    also: Range<usize>,
     free: usize,
     end: usize,
+    aged_free: usize,
+    aged: Range<usize>,
+    /// Old words found pointing to closures aged by this collection.
+    remembered: Vec<Addr>,
 }
 
 impl Evacuation<'_> {
     /// Is `a` in a space being collected?
     #[inline(always)]
     fn collected(&self, a: usize) -> bool {
-        a < self.young_end || a.wrapping_sub(self.from.start) < self.from.end - self.from.start
+        a < self.young_end
+            || a.wrapping_sub(self.from.start) < self.from.end - self.from.start
+            || a.wrapping_sub(self.also.start) < self.also.end - self.also.start
     }
 
     /// Evacuate every pointer of a run of roots.
@@ -211,14 +285,24 @@ impl Evacuation<'_> {
         const FORWARD: u64 = Tag::Forward as u64;
         let mut a = a as usize;
         let mut w = 0;
-        // Short-circuit indirections (bounded walk).
+        // Short-circuit indirections (bounded walk), but not from one
+        // outside the nursery into it when aging: a root that points to
+        // an aged closure must have been written since the collection
+        // before (`Roots::visit_young_roots`), and one not written since
+        // points to an aged or old indirection, to be promoted, not to a
+        // nursery closure, to be aged. That indirection is kept.
+        let ageing = self.aged.start < self.aged.end;
         for _ in 0..1_000_000 {
             if !self.collected(a) || a + 2 >= self.mem.len() {
                 return a as Addr;
             }
             w = self.mem[a];
             if w & 0xff == IND && self.bits[(a + 2) / 64] >> ((a + 2) % 64) & 1 == 1 {
-                a = self.mem[a + 2] as usize;
+                let t = self.mem[a + 2] as usize;
+                if ageing && t < self.young_end && a >= self.young_end {
+                    break;
+                }
+                a = t;
             } else {
                 break;
             }
@@ -229,30 +313,59 @@ impl Evacuation<'_> {
             _ => {}
         }
         let size = closure_words(((w >> 8) & 0xff_ffff) as usize);
-        let new = self.free;
-        if new + size > self.end || a + size > self.mem.len() {
-            // Cannot happen: the nursery's limit keeps room in the old
-            // generation for all of it, and an old space for all that is
-            // live; closures lie within the heap.
-            debug_assert!(false, "to-space overflow");
-            return a as Addr;
+        let new;
+        if a < self.young_end && self.aged_free + size <= self.aged.end {
+            // A nursery closure's first survival: aged.
+            new = self.aged_free;
+            self.aged_free += size;
+        } else {
+            new = self.free;
+            if new + size > self.end || a + size > self.mem.len() {
+                // Cannot happen: the nursery's limit keeps room in the old
+                // generation for all that is young, and an old space for
+                // all that is live; closures lie within the heap.
+                debug_assert!(false, "to-space overflow");
+                return a as Addr;
+            }
+            self.free += size;
         }
         copy_words(self.mem, a, new, size);
         copy_bits(self.bits, a, new, size);
-        self.free += size;
         // Forwarded: keep the size (n), clear the index.
         self.mem[a] = (w & 0xff_ff_ff_00) | FORWARD;
         self.mem[a + 2] = new as u64;
         new as Addr
     }
 
-    /// Cheney scan of to-space from `scan` to `free` (which it moves),
-    /// pointer word by pointer word: the bitmap says where they are, so
-    /// runs of other words are skipped a bitmap word at a time.
-    fn scan(&mut self, mut scan: usize) {
-        while scan < self.free {
+    /// Cheney scan of both to-spaces, the old one from `old_scan` and the
+    /// survivor space from `aged_scan`, until neither has closures left
+    /// unscanned (each scan may copy into either).
+    fn scan(&mut self, mut old_scan: usize, mut aged_scan: usize) {
+        loop {
+            if aged_scan < self.aged_free {
+                aged_scan = self.scan_space(aged_scan, false);
+            } else if old_scan < self.free {
+                old_scan = self.scan_space(old_scan, true);
+            } else {
+                return;
+            }
+        }
+    }
+
+    /// Cheney scan of the old to-space (`old`) or the survivor space from
+    /// `scan` to its free word, which it moves, pointer word by pointer
+    /// word: the bitmap says where they are, so runs of other words are
+    /// skipped a bitmap word at a time. Returns where it stopped. An old
+    /// word left pointing to an aged closure is remembered.
+    #[inline(always)]
+    fn scan_space(&mut self, mut scan: usize, old: bool) -> usize {
+        loop {
+            let free = if old { self.free } else { self.aged_free };
+            if scan >= free {
+                return scan;
+            }
             let shift = scan % 64;
-            let take = (64 - shift).min(self.free - scan);
+            let take = (64 - shift).min(free - scan);
             let window = if take == 64 { !0 } else { (1u64 << take) - 1 };
             let bits = (self.bits[scan / 64] >> shift) & window;
             if bits == 0 {
@@ -260,8 +373,11 @@ impl Evacuation<'_> {
                 continue;
             }
             let i = scan + bits.trailing_zeros() as usize;
-            let a = self.mem[i];
-            self.mem[i] = self.evacuate(a);
+            let new = self.evacuate(self.mem[i]);
+            self.mem[i] = new;
+            if old && self.aged.contains(&(new as usize)) {
+                self.remembered.push(i as Addr);
+            }
             scan = i + 1;
         }
     }
@@ -271,10 +387,23 @@ impl Evacuation<'_> {
         let Some(&w) = self.mem.get(a) else { return };
         let size = closure_words(((w >> 8) & 0xff_ffff) as usize);
         for i in a + 2..(a + size).min(self.mem.len()) {
-            if self.bits[i / 64] >> (i % 64) & 1 == 1 {
-                let p = self.mem[i];
-                self.mem[i] = self.evacuate(p);
-            }
+            self.scan_word(i);
+        }
+    }
+
+    /// Evacuate what the old word `i` points to, if it is a pointer (a
+    /// remembered word may since have been overwritten by an `Int#`, and
+    /// its bit cleared), and remember the word if that closure is now
+    /// aged.
+    #[inline(always)]
+    fn scan_word(&mut self, i: usize) {
+        if i / 64 >= self.bits.len() || self.bits[i / 64] >> (i % 64) & 1 == 0 {
+            return;
+        }
+        let new = self.evacuate(self.mem[i]);
+        self.mem[i] = new;
+        if self.aged.contains(&(new as usize)) {
+            self.remembered.push(i as Addr);
         }
     }
 }

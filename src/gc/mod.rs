@@ -30,12 +30,15 @@
 //!
 //! An address is a word index into one region of memory reserved at start
 //! for the whole `--max-heap` ([`region::Region`]; a page takes memory only
-//! once written): the **nursery**, words `0..N`, then two **old spaces** of
-//! `S` words each, one of them the old generation, the other empty. `N` is
-//! [`NURSERY_WORDS`] (less for a small `--max-heap`) and `S` the rest of the
-//! limit halved, after the pointer bitmap's share, so that the nursery and
-//! both old spaces, every space the heap ever holds at once, fit in the
-//! limit.
+//! once written): the **young generation**, words `0..Y`, then two **old
+//! spaces** of `S` words each, one of them the old generation, the other
+//! empty. The young generation is the **nursery**, words `0..N`, where
+//! closures are allocated, then two **survivor spaces** of `V` words each,
+//! one holding the closures that have survived one minor collection (the
+//! *aged* ones), the other empty. `N` is [`NURSERY_WORDS`] (less for a
+//! small `--max-heap`), `V` is `N / SURVIVOR_FRACTION`, and `S` the rest
+//! of the limit halved, after the pointer bitmap's share, so that every
+//! space the heap ever holds at once fits in the limit.
 //!
 //! # Allocation
 //!
@@ -43,9 +46,10 @@
 //! ([`Heap::alloc_small`], [`Heap::free_words`]); when the next allocation
 //! does not fit, the engine calls [`Heap::reserve`] (a compare, then the
 //! out-of-line collector). The nursery's limit is `N`, or less when the old
-//! generation has less than `N` words free, so that a minor collection
-//! always has room for everything it promotes. A request larger than the
-//! nursery is placed directly in the old generation (after a collection).
+//! generation has fewer words free than `N` plus the aged closures, so
+//! that a minor collection always has room for everything it promotes. A
+//! request larger than the nursery is placed directly in the old
+//! generation (after a collection).
 //!
 //! # Collection
 //!
@@ -54,25 +58,38 @@
 //! collected is replaced by a reference to its target, so no indirection
 //! survives its collection.
 //!
-//! - A **minor collection** copies the nursery's live closures to the end
-//!   of the old generation (promotion) and empties the nursery, which is
-//!   reused, never given back. Its roots are the engines' young roots
-//!   ([`Roots::visit_young_roots`]: at least every root written since the
-//!   last collection) and the **remembered set**: the old closures
-//!   written since the last collection to point into the nursery. The only writes into an old
-//!   closure are updates (rules 16 and 17a: [`Heap::update_with_ind`],
-//!   [`Heap::update_blackhole`]) and filling a `letrec` closure's free
-//!   variables ([`Heap::set_payload`]); each checks, in one compare, whether
-//!   it makes an old closure point into the nursery (the write barrier).
-//! - A **major collection** copies everything live, nursery and old
-//!   generation, into the empty old space, which becomes the old
-//!   generation; the other is given back to the system. It happens when the
+//! - A **minor collection** collects the young generation: it copies the
+//!   nursery's live closures into the empty survivor space (they are aged
+//!   now; those that do not fit there go on to the old generation) and the
+//!   aged closures still live to the end of the old generation
+//!   (promotion), so a closure is promoted at its second survival. The
+//!   nursery is then empty and reused, never given back. Its roots are
+//!   the engines' young roots ([`Roots::visit_young_roots`]: at least
+//!   every root written since the last two collections, since one written
+//!   before the last may point to an aged closure) and the **remembered
+//!   set**: the old closures written since the last collection to point
+//!   into the young generation, and the old words that the last minor
+//!   collection left pointing to aged closures (promoted closures that
+//!   point to others aged with them, old closures remembered then). The
+//!   only writes into an old closure are updates (rules 16 and 17a:
+//!   [`Heap::update_with_ind`], [`Heap::update_blackhole`]) and filling a
+//!   `letrec` closure's free variables ([`Heap::set_payload`]); each
+//!   checks, in one compare, whether it makes an old closure point into
+//!   the young generation (the write barrier).
+//! - A **major collection** copies everything live, young and old, into
+//!   the empty old space, which becomes the old generation (the nursery's
+//!   survivors are aged as in a minor collection, so that the closures
+//!   the program is working on are not promoted), and the other old space
+//!   is given back to the system. It happens when the
 //!   old generation passes [`MAJOR_FACTOR`] times the live data of the last
 //!   major collection (at least [`MIN_MAJOR_WORDS`]), when a request does
 //!   not fit otherwise, before each heap census (so a census sees exactly
 //!   the live closures), and when the engines ask for one at the end of a
 //!   run (`--stats`: so the maximum residency is exact at every major
-//!   collection and at the end).
+//!   collection and at the end). Those last two promote everything,
+//!   aging nothing ([`Heap::collect`]); so does a major collection that
+//!   would otherwise leave too little room for a request and the next
+//!   promotion. The maximum residency counts the aged closures.
 //!
 //! When even a major collection leaves no room for a request, allocation
 //! fails with [`HeapExhausted`]. `--gc-stress` makes every reservation
@@ -81,8 +98,8 @@
 //!
 //! A heap that keeps biographies (`--heap-profile=biography`) or whose
 //! collections an observer follows (the JSON trace) collects majors only
-//! ([`Heap::collect_majors_only`]): each collection then sees every
-//! closure that died, as those need.
+//! ([`Heap::collect_majors_only`]), which age nothing: each collection
+//! then sees every closure that died, as those need.
 
 use std::ops::Range;
 
@@ -189,10 +206,14 @@ pub fn closure_words(n: usize) -> usize {
     2 + n.max(1)
 }
 
-/// The nursery's size in words (4 MiB, the two cores' L2 caches):
-/// survivors are promoted after each 4 MiB allocated (chosen by
-/// measurement: docs/PERFORMANCE.md).
+/// The nursery's size in words (4 MiB, the two cores' L2 caches): a minor
+/// collection comes after each 4 MiB allocated (chosen by measurement:
+/// docs/PERFORMANCE.md).
 pub const NURSERY_WORDS: usize = 1 << 19;
+/// Each survivor space holds `1 / SURVIVOR_FRACTION` of the nursery: the
+/// survivors of one minor collection beyond that are promoted at once
+/// (chosen by measurement: docs/PERFORMANCE.md).
+pub const SURVIVOR_FRACTION: usize = 4;
 /// A major collection comes when the old generation passes this many times
 /// the live data of the last one (chosen by measurement:
 /// docs/PERFORMANCE.md).
@@ -215,8 +236,12 @@ pub trait Roots {
     fn visit_roots(&mut self, f: &mut dyn FnMut(&mut [Value]));
 
     /// The roots a minor collection needs: at least every value written
-    /// since the last visit (of either kind), as every value handed over
-    /// then points out of the nursery after it. By default all of them.
+    /// since the visit before the last (of either kind). After a
+    /// collection, a value written since the one before may point to a
+    /// closure it aged, which the next one moves again; any other points
+    /// to the old generation (the collector makes sure of it: it does not
+    /// short-circuit an indirection it promotes into a closure it ages).
+    /// By default all of them.
     fn visit_young_roots(&mut self, f: &mut dyn FnMut(&mut [Value])) {
         self.visit_roots(f)
     }
@@ -231,8 +256,9 @@ pub struct HeapExhausted {
 }
 
 pub struct Heap {
-    /// The nursery `0..nursery`, then the two old spaces of `old_size`
-    /// words each.
+    /// The nursery `0..nursery`, the two survivor spaces of `survivor`
+    /// words each (up to `young_end`), then the two old spaces of
+    /// `old_size` words each.
     mem: Region,
     /// One bit per word of `mem`: set when the word is a pointer.
     bits: Region,
@@ -243,6 +269,13 @@ pub struct Heap {
     lim: usize,
     /// The nursery's size, `N`.
     nursery: usize,
+    /// Each survivor space's size, `V`.
+    survivor: usize,
+    /// The young generation's end (`N + 2V`): an address below it is young.
+    young_end: usize,
+    /// The aged closures (survivors of one minor collection): in use in
+    /// one survivor space, from its start.
+    aged: Range<usize>,
     /// While `hp` is in the old generation: the words in use in the nursery.
     nursery_top: usize,
     /// The old generation: `old_base..old_top` in use, at most `old_size`.
@@ -252,8 +285,11 @@ pub struct Heap {
     /// Old words in use past which the next collection is major.
     major_at: usize,
     /// Old closures written since the last collection to point into the
-    /// nursery.
+    /// young generation.
     remembered: Vec<Addr>,
+    /// Old words that the last minor collection left pointing to aged
+    /// closures.
+    remembered_words: Vec<Addr>,
     /// The first old closure placed directly in the old generation since
     /// the last collection (`usize::MAX`: none): from there to `old_top`,
     /// the next minor collection scans them as it scans promoted ones.
@@ -308,10 +344,11 @@ impl Heap {
         let mut bytes = limit.bytes;
         let mut default_of = limit.default_of.clone();
         loop {
-            let (nursery, old_size) = Heap::sizes(bytes);
-            let total = nursery + 2 * old_size;
+            let (nursery, survivor, old_size) = Heap::sizes(bytes);
+            let total = nursery + 2 * survivor + 2 * old_size;
             if let (Some(mem), Some(bits)) = (Region::new(total), Region::new(total / 64)) {
-                return Heap::in_regions(mem, bits, nursery, old_size, bytes, default_of);
+                let sizes = (nursery, survivor, old_size);
+                return Heap::in_regions(mem, bits, sizes, bytes, default_of);
             }
             // The system would not reserve that much address space (a limit
             // beyond it, or strict overcommit): the largest it will. (If it
@@ -320,7 +357,7 @@ impl Heap {
             bytes /= 2;
             if bytes == 0 {
                 let (mem, bits) = (Region::empty(), Region::empty());
-                return Heap::in_regions(mem, bits, 0, 0, 0, default_of);
+                return Heap::in_regions(mem, bits, (0, 0, 0), 0, default_of);
             }
             default_of = Some(format!(
                 "the most address space the system would reserve, under the {} bytes asked for",
@@ -329,38 +366,44 @@ impl Heap {
         }
     }
 
-    /// The nursery's and each old space's words for a limit of `bytes`:
-    /// each word costs 8 bytes and its bit in the bitmap (65/8 bytes), and
-    /// both are multiples of 64 so that no bitmap word is shared by two
-    /// spaces.
-    fn sizes(bytes: u64) -> (usize, usize) {
+    /// The nursery's, each survivor space's and each old space's words
+    /// for a limit of `bytes`: each word costs 8 bytes and its bit in the
+    /// bitmap (65/8 bytes), and all are multiples of 64 so that no bitmap
+    /// word is shared by two spaces.
+    fn sizes(bytes: u64) -> (usize, usize, usize) {
         let words = (bytes as u128 * 8 / 65).min(usize::MAX as u128 / 4) as usize;
         let nursery = (NURSERY_WORDS.min(words / 4) / 64 * 64).max(MIN_SPACE_WORDS);
-        let old_size = (words.saturating_sub(nursery) / 2 / 64 * 64).max(MIN_SPACE_WORDS);
-        (nursery, old_size)
+        let survivor = (nursery / SURVIVOR_FRACTION / 64 * 64).max(MIN_SPACE_WORDS);
+        let young = nursery + 2 * survivor;
+        let old_size = (words.saturating_sub(young) / 2 / 64 * 64).max(MIN_SPACE_WORDS);
+        (nursery, survivor, old_size)
     }
 
     fn in_regions(
         mut mem: Region,
         bits: Region,
-        nursery: usize,
-        old_size: usize,
+        (nursery, survivor, old_size): (usize, usize, usize),
         limit_bytes: u64,
         default_of: Option<String>,
     ) -> Heap {
         mem.advise_huge(0..mem.len());
+        let young_end = nursery + 2 * survivor;
         let mut h = Heap {
             mem,
             bits,
             hp: 0,
             lim: 0,
             nursery,
+            survivor,
+            young_end,
+            aged: nursery..nursery,
             nursery_top: 0,
-            old_base: nursery,
-            old_top: nursery,
+            old_base: young_end,
+            old_top: young_end,
             old_size,
             major_at: MIN_MAJOR_WORDS.min(old_size),
             remembered: Vec::new(),
+            remembered_words: Vec::new(),
             unscanned_from: usize::MAX,
             stress_count: 0,
             majors_only: false,
@@ -422,9 +465,10 @@ impl Heap {
         self.hp as Addr
     }
 
-    /// Words in use: the nursery's and the old generation's (live or not).
+    /// Words in use: the nursery's, the aged closures' and the old
+    /// generation's (live or not).
     pub fn used_words(&self) -> usize {
-        self.nursery_used() + self.old_used()
+        self.nursery_used() + self.aged.len() + self.old_used()
     }
 
     /// The limit in force (every space together).
@@ -464,10 +508,12 @@ impl Heap {
         self.old_end() - self.old_base
     }
 
-    /// The nursery's limit: `N`, or the old generation's free words if
-    /// fewer (a minor collection must have room for all it promotes).
+    /// The nursery's limit: `N`, or the old generation's free words less
+    /// the aged closures' if fewer (a minor collection must have room for
+    /// all it promotes: at most the aged closures and the nursery).
     fn nursery_limit(&self) -> usize {
         let free = self.old_size - (self.old_top - self.old_base);
+        let free = free.saturating_sub(self.aged.len());
         self.nursery.min(free).max(self.hp)
     }
 
@@ -603,11 +649,11 @@ impl Heap {
     }
 
     /// The write barrier: the old closure at `a` now points to `target`;
-    /// remember it if `target` is in the nursery. One compare for the
-    /// common case, a young closure written.
+    /// remember it if `target` is young. One compare for the common case,
+    /// a young closure written.
     #[inline(always)]
     fn barrier(&mut self, a: usize, target: Addr) {
-        if a >= self.nursery && (target as usize) < self.nursery {
+        if a >= self.young_end && (target as usize) < self.young_end {
             self.remember(a);
         }
     }
@@ -775,15 +821,21 @@ impl Heap {
         a
     }
 
-    /// Visit every closure, the nursery's then the old generation's, each
-    /// in allocation order: `(address, info, cost-centre word)`.
+    /// Visit every closure, the nursery's, the aged ones, then the old
+    /// generation's, each in allocation order: `(address, info,
+    /// cost-centre word)`.
     /// Overwritten closures keep their size (an indirection or black hole
     /// keeps `n`), so the walk is exact. Right after a major collection
     /// ([`Heap::collect`]) only live closures are present: that is a census
     /// of the live heap (for heap profiles). Indirections are visited too;
     /// skip them.
     pub fn walk(&self, f: &mut dyn FnMut(Addr, Info, u32)) {
-        for r in [0..self.nursery_used(), self.old_base..self.old_end()] {
+        let spaces = [
+            0..self.nursery_used(),
+            self.aged.clone(),
+            self.old_base..self.old_end(),
+        ];
+        for r in spaces {
             self.walk_range(r, f);
         }
     }

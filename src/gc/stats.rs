@@ -11,8 +11,8 @@ use super::thread_cpu_time;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GenStats {
     pub collections: u64,
-    /// Bytes copied: promoted out of the nursery (0), or live data copied
-    /// into the other old space (1).
+    /// Bytes copied: aged or promoted by minor collections (0), or live
+    /// data copied into the other old space (1).
     pub bytes_copied: u64,
     /// CPU time of the thread that collected.
     pub cpu: Duration,
@@ -29,6 +29,9 @@ pub struct HeapStats {
     pub bytes_allocated: u64,
     /// Both generations.
     pub bytes_copied: u64,
+    /// Bytes promoted to the old generation by minor collections (of
+    /// generation 0's bytes copied; the rest were aged).
+    pub bytes_promoted: u64,
     /// Both generations.
     pub collections: u64,
     /// Generation 0 (minor collections) and 1 (major collections).

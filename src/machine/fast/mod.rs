@@ -232,6 +232,10 @@ struct St {
     /// it ([`St::visit_young_roots`]).
     cs_low: usize,
     env_base_at_gc: usize,
+    /// The same two for the period before the last collection: a root
+    /// written then may point to a closure the last one aged.
+    cs_low_before: usize,
+    env_base_before: usize,
 }
 
 impl St {
@@ -323,15 +327,22 @@ impl St {
             }
         }
         self.printer.roots(f);
-        // Everything handed over now points out of the nursery.
+        // What was handed over now points out of the nursery (perhaps to
+        // an aged closure: [`St::visit_young_roots`]).
         self.cs_low = self.cs.len();
         self.env_base_at_gc = self.env.0;
     }
 }
 
 impl Roots for St {
+    /// Every root. A major collection ages closures too, but only those
+    /// a root written since the last collection can point to (see
+    /// `Roots::visit_young_roots`): the bookkeeping is a minor one's.
     fn visit_roots(&mut self, f: &mut dyn FnMut(&mut [Value])) {
+        let (period_low, period_env) = (self.cs_low, self.env_base_at_gc);
         self.visit_from(0, 0, f);
+        self.cs_low_before = period_low;
+        self.env_base_before = period_env;
     }
 
     /// What may have changed since the last collection: the control
@@ -342,14 +353,21 @@ impl Roots for St {
     /// whichever is lower. Below that, no environment has been current
     /// since (environment bases grow with the control stack's height,
     /// and an environment is current again only when its continuation
-    /// is popped), so no slot there was written.
+    /// is popped), so no slot there was written. All of this over the
+    /// last two periods between collections, not one: a root written
+    /// before the last collection may point to a closure it aged, which
+    /// this one moves again.
     fn visit_young_roots(&mut self, f: &mut dyn FnMut(&mut [Value])) {
-        let cs_low = self.cs_low.min(self.cs.len());
+        let (period_low, period_env) = (self.cs_low, self.env_base_at_gc);
+        let cs_low = period_low.min(self.cs_low_before).min(self.cs.len());
+        let env_base = period_env.min(self.env_base_before);
         let low = match cs_low.checked_sub(1) {
-            Some(i) => (self.cs[i].base as usize).min(self.env_base_at_gc),
+            Some(i) => (self.cs[i].base as usize).min(env_base),
             None => 0,
         };
         self.visit_from(low, cs_low, f);
+        self.cs_low_before = period_low;
+        self.env_base_before = period_env;
     }
 }
 
@@ -560,6 +578,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 env: (0, 0),
                 cs_low: 0,
                 env_base_at_gc: 0,
+                cs_low_before: 0,
+                env_base_before: 0,
             },
             top_cont: false,
             top_floor: 0,
