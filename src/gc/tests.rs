@@ -269,7 +269,7 @@ fn a_root_not_written_since_the_last_collection_is_left_pointing_to_the_old_gene
 }
 
 #[test]
-fn a_remembered_pointer_to_an_aged_closure_keeps_it_until_promoted() {
+fn an_old_thunk_updated_to_a_young_value_keeps_it_alive_aged_then_promoted() {
     let mut h = Heap::new(64 << 20);
     let mut r = R(vec![]);
     h.reserve(3, false, &mut r).unwrap();
@@ -326,30 +326,6 @@ fn a_promoted_closure_keeps_the_closure_aged_with_it() {
     assert_eq!(space(&h, b), Space::Old);
     assert_eq!((h.cc(b), h.payload(b, 0)), (2, Value::Int(7)));
     assert_eq!(h.stats.gens[1].collections, 0, "minor collections only");
-}
-
-#[test]
-fn an_old_thunk_updated_to_a_young_value_keeps_it_alive() {
-    let mut h = Heap::new(64 << 20);
-    let mut r = R(vec![]);
-    h.reserve(3, false, &mut r).unwrap();
-    let thunk = h.alloc(con(1), 1, &[Value::Int(0)]).unwrap();
-    r.0.push(Value::Ptr(thunk));
-    churn(&mut h, &mut r);
-    churn(&mut h, &mut r);
-    let old = ptr(r.0[0]);
-    assert_eq!(space(&h, old), Space::Old);
-    // A young value, reachable only through the old thunk's update.
-    h.reserve(4, false, &mut r).unwrap();
-    let value = h
-        .alloc(con(2), 2, &[Value::Int(41), Value::Int(42)])
-        .unwrap();
-    assert!((value as usize) < h.nursery);
-    h.update_with_ind(old, value);
-    churn(&mut h, &mut r);
-    let v = h.deref(old);
-    assert_eq!(h.cc(v), 2);
-    assert_eq!(h.payload(v, 1), Value::Int(42));
 }
 
 #[test]
