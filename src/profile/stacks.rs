@@ -105,10 +105,13 @@ const FEW_CHILDREN: u32 = 8;
 const SHORT_APPEND: u32 = 16;
 
 /// A direct-mapped cache `(a, b) → result`: one slot per hash of the pair,
-/// a newer pair replacing an older one. No allocation after creation.
+/// a newer pair replacing an older one. No allocation after creation. A
+/// remembered push is what every `scc` step of stacks mode costs, so a
+/// look-up is one multiplication (Fibonacci hashing of the pair as one
+/// word) and an index the compiler knows is in range (a fixed-size array).
 #[derive(Clone, Debug)]
 struct Memo {
-    slots: Vec<(u32, u32, StackId)>,
+    slots: Box<[(u32, u32, StackId); MEMO_SLOTS]>,
 }
 
 /// Slots of a [`Memo`] (a power of two).
@@ -120,15 +123,15 @@ const NO_STACK: u32 = u32::MAX;
 
 impl Memo {
     fn new() -> Memo {
+        let slots = vec![(NO_STACK, 0, EMPTY); MEMO_SLOTS].into_boxed_slice();
         Memo {
-            slots: vec![(NO_STACK, 0, EMPTY); MEMO_SLOTS],
+            slots: slots.try_into().expect("MEMO_SLOTS slots"),
         }
     }
 
     #[inline]
     fn slot(a: u32, b: u32) -> usize {
-        let h = (a as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            ^ (b as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        let h = ((a as u64) << 32 | b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         (h >> (64 - MEMO_SLOTS.trailing_zeros())) as usize
     }
 
