@@ -466,8 +466,10 @@ pub struct Machine<'a, const PROF: bool> {
     /// Tail calls and words accrued by `tick_cc` since `tick_mark`: rules
     /// 1, 3, 6–8, 11–13 run with `tick_cc == cc` (a return first ends any
     /// row of pops), and 16/17a charge the row's entry, which is `tick_cc`.
-    pend_calls: u64,
+    /// (Words first, as in `Counters`, so that a charge adds both in one
+    /// vector addition.)
     pend_words: u64,
+    pend_calls: u64,
     /// `--clock=cycles`: ticks are counter cycles since `last_tsc`, minus
     /// the collector's time since `last_gc`.
     cycles: bool,
