@@ -373,11 +373,7 @@ impl Evacuation<'_> {
                 continue;
             }
             let i = scan + bits.trailing_zeros() as usize;
-            let new = self.evacuate(self.mem[i]);
-            self.mem[i] = new;
-            if old && self.aged.contains(&(new as usize)) {
-                self.remembered.push(i as Addr);
-            }
+            self.evacuate_word(i, old);
             scan = i + 1;
         }
     }
@@ -400,9 +396,17 @@ impl Evacuation<'_> {
         if i / 64 >= self.bits.len() || self.bits[i / 64] >> (i % 64) & 1 == 0 {
             return;
         }
+        self.evacuate_word(i, true);
+    }
+
+    /// Evacuate what the pointer word `i` points to and point it at the
+    /// copy; if the word is `old` and the copy aged, remember the word
+    /// for the next minor collection.
+    #[inline(always)]
+    fn evacuate_word(&mut self, i: usize, old: bool) {
         let new = self.evacuate(self.mem[i]);
         self.mem[i] = new;
-        if self.aged.contains(&(new as usize)) {
+        if old && self.aged.contains(&(new as usize)) {
             self.remembered.push(i as Addr);
         }
     }
