@@ -153,6 +153,21 @@ pub(super) enum Op {
     Prim { op: PrimOp, a: Opnd, b: Opnd },
     /// `scc "l" e`.
     Scc { cc: CcId, body: ExprId },
+    /// `scc "l" e` in stacks mode (where the rule pushes nothing on the
+    /// machine's stacks, so nothing can stop it): the push of `l` onto the
+    /// current stack remembered at the site, `scc_sites[site]`.
+    SccPush { cc: CcId, body: ExprId, site: u32 },
+}
+
+/// What an [`Op::SccPush`] remembers: the current stack it last pushed
+/// onto and the stack that push made (`push` is a function of the stack
+/// and the cost centre alone: stacks are interned and never change). Most
+/// `scc`s of `--auto-cc` open a thunk's body, always entered under the
+/// stack the thunk was built under, so the last push is the next one.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SccSite {
+    pub from: u32,
+    pub to: u32,
 }
 
 /// The shape [`Op::CallIntFn`] stands for, recognised in the compiled
@@ -196,6 +211,8 @@ pub(super) struct Compiled {
     pub case_alts: Vec<u32>,
     /// The shapes of [`Op::CallIntFn`]s.
     pub int_fns: Vec<IntFn>,
+    /// The sites of [`Op::SccPush`]es, written by the op loop.
+    pub scc_sites: Vec<SccSite>,
     /// The largest environment an op runs in (a lambda's body, or a
     /// constructor value's when entered).
     pub max_env: usize,
@@ -311,6 +328,10 @@ impl Compiled {
                     opnd(b)?;
                 }
                 Op::Scc { body, .. } => expr(body, "scc body")?,
+                Op::SccPush { body, site, .. } => {
+                    expr(body, "scc body")?;
+                    range(site, 1, self.scc_sites.len(), "scc site")?;
+                }
             }
         }
         for a in &self.alts {
@@ -455,6 +476,17 @@ impl Compiled {
 }
 
 impl Compiled {
+    /// The site `site` of an `Op::SccPush`.
+    ///
+    /// # Safety
+    /// `site` is the operand of a verified `Op::SccPush`.
+    #[inline(always)]
+    pub unsafe fn scc_site(&mut self, site: u32) -> &mut SccSite {
+        debug_assert!((site as usize) < self.scc_sites.len());
+        // SAFETY: in range (see above).
+        unsafe { self.scc_sites.get_unchecked_mut(site as usize) }
+    }
+
     /// The shape `f` of an `Op::CallIntFn`.
     ///
     /// # Safety
@@ -562,6 +594,7 @@ struct Compiler<'c> {
     c: Compiled,
     literals: HashMap<i64, u32>,
     nglobals: u32,
+    stacks: bool,
 }
 
 /// The size of the environment the body of `lam` runs in.
@@ -569,7 +602,9 @@ fn env_size(lam: &LambdaCode) -> u32 {
     lam.slots.max(lam.free.len() as u32 + lam.arity)
 }
 
-pub(super) fn compile(code: &Code) -> Compiled {
+/// Compile `code`; `stacks`: for stacks mode (its `scc`s become
+/// [`Op::SccPush`]).
+pub(super) fn compile(code: &Code, stacks: bool) -> Compiled {
     let nglobals = code.globals.len() as u32;
     let mut k = Compiler {
         code,
@@ -584,10 +619,12 @@ pub(super) fn compile(code: &Code) -> Compiled {
             constants: vec![Value::Int(0); nglobals as usize],
             case_alts: vec![NONE; code.exprs.len()],
             int_fns: Vec::new(),
+            scc_sites: Vec::new(),
             max_env: 0,
         },
         literals: HashMap::new(),
         nglobals,
+        stacks,
     };
     // Each expression runs in the environment of the lambda whose body it
     // belongs to (nested lambdas have bodies of their own).
@@ -861,6 +898,17 @@ impl Compiler<'_> {
                 let (a, b) = self.prim_operands(*op, args, size)?;
                 Op::Prim { op: *op, a, b }
             }
+            ExprCode::Scc { cc, body } if self.stacks => {
+                self.c.scc_sites.push(SccSite {
+                    from: NONE,
+                    to: NONE,
+                });
+                Op::SccPush {
+                    cc: *cc,
+                    body: *body,
+                    site: self.c.scc_sites.len() as u32 - 1,
+                }
+            }
             ExprCode::Scc { cc, body } => Op::Scc {
                 cc: *cc,
                 body: *body,
@@ -887,13 +935,13 @@ mod tests {
     #[test]
     fn compiled_tables_pass_verification_and_a_bad_index_fails_it() {
         let code = code_of(PROGRAM);
-        let mut c = compile(&code);
+        let mut c = compile(&code, false);
         assert_eq!(c.verify(&code), Ok(()));
         assert!(c.ops.iter().any(|o| matches!(o, Op::CasePrim { .. })));
         // Each table the op loop reads unchecked, made to point past its
         // end, is caught.
         let bad = |f: &dyn Fn(&mut Compiled)| {
-            let mut k = compile(&code);
+            let mut k = compile(&code, false);
             f(&mut k);
             assert!(k.verify(&code).is_err());
         };
@@ -914,6 +962,36 @@ mod tests {
     }
 
     #[test]
+    fn an_scc_in_stacks_mode_has_a_site_and_a_site_past_the_table_fails_verification() {
+        let code = code_of(
+            "main = {} \\u {} -> scc \"m\" (f {1#})\nf = {} \\r {x} -> scc \"f\" (I# {x})\n",
+        );
+        let flat = compile(&code, false);
+        assert!(flat.ops.iter().all(|o| !matches!(o, Op::SccPush { .. })));
+        assert_eq!(
+            flat.ops
+                .iter()
+                .filter(|o| matches!(o, Op::Scc { .. }))
+                .count(),
+            2
+        );
+        let mut k = compile(&code, true);
+        assert_eq!(k.verify(&code), Ok(()));
+        let sites: Vec<u32> = k
+            .ops
+            .iter()
+            .filter_map(|o| match o {
+                Op::SccPush { site, .. } => Some(*site),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(sites.len(), 2);
+        assert_eq!(k.scc_sites.len(), 2);
+        k.scc_sites.pop();
+        assert!(k.verify(&code).is_err());
+    }
+
+    #[test]
     fn a_call_of_an_integer_function_is_recognised_by_its_shape() {
         // `add` has `plusInt`'s shape under another name; `swap` does
         // not (its primitive case reads `y` before `x`).
@@ -923,7 +1001,7 @@ mod tests {
              add = {} \\r {a, b} -> case a of\n  I# {x} -> case b of\n    I# {y} -> case +# {x, y} of\n      r -> I# {r}\n\
              swap = {} \\r {a, b} -> case a of\n  I# {x} -> case b of\n    I# {y} -> case -# {y, x} of\n      r -> I# {r}\n",
         );
-        let c = compile(&code);
+        let c = compile(&code, false);
         assert_eq!(c.verify(&code), Ok(()));
         let calls: Vec<Op> = c
             .ops
@@ -943,7 +1021,7 @@ mod tests {
         assert_eq!(c.int_fns.len(), 1);
         assert_eq!(c.int_fns[0].op, PrimOp::Add);
         // A shape index past the table is caught.
-        let mut k = compile(&code);
+        let mut k = compile(&code, false);
         for o in &mut k.ops {
             if let Op::CallIntFn { f, .. } = o {
                 *f = 1;

@@ -564,7 +564,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         Machine {
             code,
             p: Prepared::new(code),
-            k: compile::compile(code),
+            k: compile::compile(code, options.cost_centres == CostCentreMode::Stacks),
             const_top: 0,
             nglobals: code.globals.len(),
             sources,

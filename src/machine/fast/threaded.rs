@@ -387,6 +387,32 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                         self.switch(self.cc);
                         body
                     }
+                    Op::SccPush { cc: l, body, site } => {
+                        // Rule scc, in stacks mode: it pushes nothing on
+                        // the machine's stacks, so no check can stop it.
+                        let from = self.cc;
+                        // SAFETY: the op's verified site.
+                        let memo = unsafe { self.k.scc_site(site) };
+                        let to = if memo.from == from {
+                            memo.to
+                        } else {
+                            let to = self.acct.stacks.push(from, l);
+                            *memo = compile::SccSite { from, to };
+                            to
+                        };
+                        self.cc = to;
+                        if PROF {
+                            self.ctr(to).strict_calls += 1;
+                        }
+                        self.at = pc;
+                        self.steps += 1;
+                        // `switch(to)` without its compare: the stack
+                        // almost always changes, and where it does not,
+                        // charging now adds what a later charge would.
+                        self.flush();
+                        self.tick_cc = to;
+                        body
+                    }
                 };
                 pc = next;
                 continue 'ops;
