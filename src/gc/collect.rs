@@ -286,11 +286,12 @@ impl Evacuation<'_> {
         let mut a = a as usize;
         let mut w = 0;
         // Short-circuit indirections (bounded walk), but not from one
-        // outside the nursery into it when aging: a root that points to
-        // an aged closure must have been written since the collection
-        // before (`Roots::visit_young_roots`), and one not written since
-        // points to an aged or old indirection, to be promoted, not to a
-        // nursery closure, to be aged. That indirection is kept.
+        // outside the nursery into it when aging: a root left pointing to
+        // an aged closure must be handed to the next minor collection,
+        // and a root not written since the last collection, which the
+        // engine does not look at again, points to an aged or old
+        // indirection (to be promoted), not to a nursery closure (to be
+        // aged) (`Roots::visit_young_roots`). That indirection is kept.
         let ageing = self.aged.start < self.aged.end;
         for _ in 0..1_000_000 {
             if !self.collected(a) || a + 2 >= self.mem.len() {

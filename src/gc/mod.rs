@@ -65,8 +65,8 @@
 //!   (promotion), so a closure is promoted at its second survival. The
 //!   nursery is then empty and reused, never given back. Its roots are
 //!   the engines' young roots ([`Roots::visit_young_roots`]: at least
-//!   every root written since the last two collections, since one written
-//!   before the last may point to an aged closure) and the **remembered
+//!   every root written since the last collection, and those the last
+//!   one left pointing to a closure it aged) and the **remembered
 //!   set**: the old closures written since the last collection to point
 //!   into the young generation, and the old words that the last minor
 //!   collection left pointing to aged closures (promoted closures that
@@ -236,12 +236,13 @@ pub trait Roots {
     fn visit_roots(&mut self, f: &mut dyn FnMut(&mut [Value]));
 
     /// The roots a minor collection needs: at least every value written
-    /// since the visit before the last (of either kind). After a
-    /// collection, a value written since the one before may point to a
-    /// closure it aged, which the next one moves again; any other points
-    /// to the old generation (the collector makes sure of it: it does not
-    /// short-circuit an indirection it promotes into a closure it ages).
-    /// By default all of them.
+    /// since the last visit (of either kind), and every one the last visit
+    /// left pointing into the young generation (below
+    /// [`Heap::young_end`]): a closure the last collection aged, which
+    /// this one moves again. Every other points to the old generation
+    /// (the collector makes sure of it: it does not short-circuit an
+    /// indirection it promotes into a closure it ages). By default all of
+    /// them.
     fn visit_young_roots(&mut self, f: &mut dyn FnMut(&mut [Value])) {
         self.visit_roots(f)
     }
@@ -479,6 +480,13 @@ impl Heap {
     /// The most live data the heap can hold: one old space.
     pub fn live_capacity_bytes(&self) -> u64 {
         self.old_size as u64 * 8
+    }
+
+    /// The young generation's end: after a collection, a root that points
+    /// below it points to a closure the collection aged
+    /// ([`Roots::visit_young_roots`]).
+    pub fn young_end(&self) -> Addr {
+        self.young_end as Addr
     }
 
     /// Where the limit came from when no flag gave it, for messages.

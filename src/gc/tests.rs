@@ -239,8 +239,8 @@ fn a_root_not_written_since_the_last_collection_is_left_pointing_to_the_old_gene
     // A closure aged, then updated (while aged: no barrier) to a nursery
     // value. A minor collection that is handed a root to it promotes the
     // indirection rather than short-circuit the root to the value it
-    // ages: an engine hands that root over only while it was written
-    // since the collection before (`Roots::visit_young_roots`).
+    // ages: an engine hands that root over again only if it was written
+    // since, or left pointing young (`Roots::visit_young_roots`).
     let mut h = heap_with_room();
     let mut r = R(vec![]);
     let thunk = h.alloc(con(1), 1, &[Value::Int(0)]).unwrap();

@@ -226,16 +226,19 @@ struct St {
     /// The current environment's place in `vals`, `(base, len)`: the
     /// machine sets it before it asks for a collection.
     env: (usize, usize),
-    /// The lowest height of `cs` since the last collection (the pops
-    /// lower it), and the current environment's base then: what lies
-    /// below is unchanged since, so a minor collection need not look at
-    /// it ([`St::visit_young_roots`]).
+    /// The lowest height of `cs` since the last visit of the roots (the
+    /// pops lower it), and the current environment's base then: what lies
+    /// below is unchanged since ([`St::since_last_visit`]).
     cs_low: usize,
     env_base_at_gc: usize,
-    /// The same two for the period before the last collection: a root
-    /// written then may point to a closure the last one aged.
-    cs_low_before: usize,
-    env_base_before: usize,
+    /// The slots of `vals` and the update frames of `cs` (their indices,
+    /// ascending) that the last visit left pointing into the young
+    /// generation, below `young_end` ([`crate::gc::Heap::young_end`]): to
+    /// closures the last collection aged, which the next one moves again
+    /// ([`St::visit_young_roots`]).
+    young_vals: Vec<u32>,
+    young_frames: Vec<u32>,
+    young_end: Addr,
 }
 
 impl St {
@@ -292,16 +295,72 @@ impl St {
 }
 
 impl St {
-    /// The roots, those in `vals` from height `low` and the update
-    /// frames' from control stack height `cs_low` on.
-    fn visit_from(&mut self, low: usize, cs_low: usize, f: &mut dyn FnMut(&mut [Value])) {
+    /// Where the roots written since the last visit begin: the control
+    /// stack's entries from the lowest height it had since (`cs_low`,
+    /// kept by the pops), and `vals` from the environment the entry below
+    /// them holds (a continuation's, or what an update or restore frame
+    /// saved) or the one current at the last visit, whichever is lower.
+    /// Below that, no environment has been current since (environment
+    /// bases grow with the control stack's height, and an environment is
+    /// current again only when its continuation is popped), so no slot
+    /// there was written, and every environment there was restricted by
+    /// the last visit or one before. Returns `(vals height, cs height)`.
+    fn since_last_visit(&self) -> (usize, usize) {
+        let cs_low = self.cs_low.min(self.cs.len());
+        let low = match cs_low.checked_sub(1) {
+            Some(i) => (self.cs[i].base as usize).min(self.env_base_at_gc),
+            None => 0,
+        };
+        (low.min(self.vals.len()), cs_low)
+    }
+
+    /// Hand over the roots: with `all`, every one; without, those written
+    /// since the last visit and those the last visit left pointing into
+    /// the young generation (`young_vals`, `young_frames`). Either way
+    /// only the environments written since are restricted (the others
+    /// were, and their live slots have not changed), and afterwards the
+    /// roots that point into the young generation are noted for the next
+    /// visit.
+    fn visit(&mut self, all: bool, f: &mut dyn FnMut(&mut [Value])) {
+        let (low, cs_low) = self.since_last_visit();
         if let Ctl::Enter(v) = &mut self.ctl {
             f(std::slice::from_mut(v));
         }
         self.restrict_envs_from(low);
+        let young_end = self.young_end;
+        let is_young = |v: &Value| matches!(*v, Value::Ptr(a) if a < young_end);
         let vals = self.vals.as_mut_slice();
-        let low = low.min(vals.len());
-        f(&mut vals[low..]);
+        let mut run = Vec::new();
+        let from = if all {
+            f(vals);
+            self.young_vals.clear();
+            0
+        } else {
+            // The older slots left pointing young, below `low` (those
+            // above are handed over with the rest): in one run, each kept
+            // for the next visit if it still points young.
+            let below = self.young_vals.partition_point(|&i| (i as usize) < low);
+            self.young_vals.truncate(below);
+            run.extend(self.young_vals.iter().map(|&i| vals[i as usize]));
+            f(&mut run);
+            let mut kept = 0;
+            for (k, v) in run.iter().enumerate() {
+                let i = self.young_vals[k];
+                vals[i as usize] = *v;
+                if is_young(v) {
+                    self.young_vals[kept] = i;
+                    kept += 1;
+                }
+            }
+            self.young_vals.truncate(kept);
+            f(&mut vals[low..]);
+            low
+        };
+        for (i, v) in vals.iter().enumerate().skip(from) {
+            if is_young(v) {
+                self.young_vals.push(i as u32);
+            }
+        }
         // Returned fields are live only while they are being returned (a
         // stale buffer would keep garbage alive that the reference engine
         // drops).
@@ -309,65 +368,58 @@ impl St {
             f(&mut self.fields);
         }
         f(&mut self.args);
-        // The update frames' closures, handed over in one run.
-        let cs_low = cs_low.min(self.cs.len());
-        let mut updates: Vec<Value> = self.cs[cs_low..]
-            .iter()
-            .filter_map(|fr| fr.update().map(Value::Ptr))
-            .collect();
-        f(&mut updates);
-        let mut moved = updates.into_iter();
-        for fr in self.cs[cs_low..]
-            .iter_mut()
-            .filter(|fr| fr.update().is_some())
-        {
-            if let Some(Value::Ptr(b)) = moved.next() {
+        // The update frames' closures, in one run: the older frames left
+        // pointing young, then those pushed since (or all).
+        let from = if all { 0 } else { cs_low };
+        let older = self.young_frames.partition_point(|&i| (i as usize) < from);
+        self.young_frames.truncate(older);
+        run.clear();
+        run.extend(
+            self.young_frames
+                .iter()
+                .map(|&i| self.cs[i as usize])
+                .chain(self.cs[from..].iter().copied())
+                .filter_map(|fr| fr.update().map(Value::Ptr)),
+        );
+        f(&mut run);
+        let mut moved = run.iter();
+        let older = std::mem::take(&mut self.young_frames);
+        let frames = older.iter().map(|&i| i as usize).chain(from..self.cs.len());
+        for i in frames {
+            let fr = &mut self.cs[i];
+            if fr.update().is_none() {
+                continue;
+            }
+            if let Some(&Value::Ptr(b)) = moved.next() {
                 fr.len = b as u32;
                 fr.extra = (b >> 32) as u32;
+                if b < young_end {
+                    self.young_frames.push(i as u32);
+                }
             }
         }
         self.printer.roots(f);
-        // What was handed over now points out of the nursery (perhaps to
-        // an aged closure: [`St::visit_young_roots`]).
+        // The next visit starts from here.
         self.cs_low = self.cs.len();
         self.env_base_at_gc = self.env.0;
     }
 }
 
 impl Roots for St {
-    /// Every root. A major collection ages closures too, but only those
-    /// a root written since the last collection can point to (see
-    /// `Roots::visit_young_roots`): the bookkeeping is a minor one's.
     fn visit_roots(&mut self, f: &mut dyn FnMut(&mut [Value])) {
-        let (period_low, period_env) = (self.cs_low, self.env_base_at_gc);
-        self.visit_from(0, 0, f);
-        self.cs_low_before = period_low;
-        self.env_base_before = period_env;
+        self.visit(true, f);
     }
 
-    /// What may have changed since the last collection: the control
-    /// stack's entries from the lowest height it had since
-    /// (`cs_low`, kept by the pops), and `vals` from the environment the
-    /// entry below them holds (a continuation's, or what an update or
-    /// restore frame saved) or the one current at the last collection,
-    /// whichever is lower. Below that, no environment has been current
-    /// since (environment bases grow with the control stack's height,
-    /// and an environment is current again only when its continuation
-    /// is popped), so no slot there was written. All of this over the
-    /// last two periods between collections, not one: a root written
-    /// before the last collection may point to a closure it aged, which
-    /// this one moves again.
+    /// What may have changed since the last visit
+    /// ([`St::since_last_visit`]), and the older roots the last visit
+    /// left pointing into the young generation: those point to closures
+    /// it aged, which this collection moves again. Every other root
+    /// points to the old generation: it pointed to an old or aged closure
+    /// at the last visit, and an aged one is promoted by the collection
+    /// after its aging (the collector does not short-circuit an
+    /// indirection it promotes into a closure it ages).
     fn visit_young_roots(&mut self, f: &mut dyn FnMut(&mut [Value])) {
-        let (period_low, period_env) = (self.cs_low, self.env_base_at_gc);
-        let cs_low = period_low.min(self.cs_low_before).min(self.cs.len());
-        let env_base = period_env.min(self.env_base_before);
-        let low = match cs_low.checked_sub(1) {
-            Some(i) => (self.cs[i].base as usize).min(env_base),
-            None => 0,
-        };
-        self.visit_from(low, cs_low, f);
-        self.cs_low_before = period_low;
-        self.env_base_before = period_env;
+        self.visit(false, f);
     }
 }
 
@@ -561,6 +613,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         let main_entry = acct.main_entry;
         let max_stack = memory_limit::stack_limit(options.max_stack);
         let interrupt = common::Interrupt::new(options.interrupt);
+        let heap = common::new_heap(options);
         Machine {
             code,
             p: Prepared::new(code),
@@ -568,7 +621,6 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             const_top: 0,
             nglobals: code.globals.len(),
             sources,
-            heap: common::new_heap(options),
             s: St {
                 ctl: Ctl::Eval(code.main_app),
                 vals: ValueStack::with_capacity(1024),
@@ -580,9 +632,11 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 env: (0, 0),
                 cs_low: 0,
                 env_base_at_gc: 0,
-                cs_low_before: 0,
-                env_base_before: 0,
+                young_vals: Vec::new(),
+                young_frames: Vec::new(),
+                young_end: heap.young_end(),
             },
+            heap,
             top_cont: false,
             top_floor: 0,
             top_as: 0,
