@@ -155,7 +155,10 @@ pub(super) enum Op {
     Scc { cc: CcId, body: ExprId },
     /// `scc "l" e` in stacks mode (where the rule pushes nothing on the
     /// machine's stacks, so nothing can stop it): the push of `l` onto the
-    /// current stack remembered at the site, `scc_sites[site]`.
+    /// current stack remembered at the site, `scc_sites[site]`. When `e`
+    /// is a call of a global function or a `case` of an expression
+    /// (`CallGlobal`, `CallIntFn`, `Case`), its op runs in the same
+    /// dispatch.
     SccPush { cc: CcId, body: ExprId, site: u32 },
 }
 

@@ -292,18 +292,11 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                         }
                     }
                     Op::Case { scrut, copy, .. } => {
-                        // Rule 4.
-                        let (b, n) = (self.env_base, self.env_len);
-                        if !self.fits(n + 3) {
-                            break 'ops;
-                        }
                         // SAFETY: `pc` is an expression.
-                        unsafe { self.push_cont(pc) };
-                        if copy {
-                            self.env_base = self.s.vals.copy_env(b, n);
+                        match unsafe { self.case_cont(pc, scrut, copy) } {
+                            Some(next) => next,
+                            None => break 'ops,
                         }
-                        self.steps += 1;
-                        scrut
                     }
                     Op::CallGlobal { lam, first, n } => {
                         // SAFETY: the op's verified lambda and range.
@@ -411,7 +404,43 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                         // charging now adds what a later charge would.
                         self.flush();
                         self.tick_cc = to;
-                        body
+                        // The op the `scc` wraps, in the same dispatch
+                        // when it is a call of a global function (most
+                        // `scc`s of `--auto-cc` open a function's or a
+                        // thunk's body): the scc's step and the call's
+                        // fit in `MAX_OP_STEPS`. If the call cannot fire,
+                        // the loop stops in `Eval` of it.
+                        pc = body;
+                        // SAFETY: `body` is a verified expression.
+                        match *unsafe { self.k.op_ref(body) } {
+                            Op::CallGlobal { lam, first, n } => {
+                                // SAFETY: the op's verified lambda and range.
+                                match unsafe {
+                                    self.call_global(body, lam, first, n as usize, &mut fs)
+                                } {
+                                    Some(next) => next,
+                                    None => break 'ops,
+                                }
+                            }
+                            Op::CallIntFn { lam, first, f } => {
+                                // SAFETY: the op's verified lambda, range
+                                // and shape.
+                                match unsafe {
+                                    self.call_int_fn(body, lam, first, f, op_end, &mut fs)
+                                } {
+                                    Some(next) => next,
+                                    None => break 'ops,
+                                }
+                            }
+                            Op::Case { scrut, copy, .. } => {
+                                // SAFETY: `body` is an expression.
+                                match unsafe { self.case_cont(body, scrut, copy) } {
+                                    Some(next) => next,
+                                    None => break 'ops,
+                                }
+                            }
+                            _ => body,
+                        }
                     }
                 };
                 pc = next;
@@ -430,6 +459,27 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         }
         self.s.ctl = Ctl::Eval(pc);
         self.steps != start
+    }
+
+    /// Rule 4 for the `Op::Case` at `pc`: push its continuation and go on
+    /// to `scrut`, in a copy of the environment when `copy`. `None`
+    /// (nothing done) when the stacks might not fit.
+    ///
+    /// # Safety
+    /// `pc` is an expression.
+    #[inline(always)]
+    unsafe fn case_cont(&mut self, pc: ExprId, scrut: ExprId, copy: bool) -> Option<ExprId> {
+        let (b, n) = (self.env_base, self.env_len);
+        if !self.fits(n + 3) {
+            return None;
+        }
+        // SAFETY: `pc` is an expression.
+        unsafe { self.push_cont(pc) };
+        if copy {
+            self.env_base = self.s.vals.copy_env(b, n);
+        }
+        self.steps += 1;
+        Some(scrut)
     }
 
     /// Rules 1 and 2 for `f {args}` (op `pc`, `n` arguments from `first`)
