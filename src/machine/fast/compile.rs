@@ -167,10 +167,14 @@ pub(super) enum Op {
 /// and the cost centre alone: stacks are interned and never change). Most
 /// `scc`s of `--auto-cc` open a thunk's body, always entered under the
 /// stack the thunk was built under, so the last push is the next one.
+/// With a profile, also the entries of `to` made here and not yet added
+/// to its counters (added when the site remembers another push, and at
+/// the end of the run).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct SccSite {
     pub from: u32,
     pub to: u32,
+    pub entries: u64,
 }
 
 /// The shape [`Op::CallIntFn`] stands for, recognised in the compiled
@@ -905,6 +909,7 @@ impl Compiler<'_> {
                 self.c.scc_sites.push(SccSite {
                     from: NONE,
                     to: NONE,
+                    entries: 0,
                 });
                 Op::SccPush {
                     cc: *cc,

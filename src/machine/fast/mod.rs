@@ -1207,8 +1207,18 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             // The residency at the end (a census just taken has measured it).
             self.collect_now();
         }
-        // Charge what is not yet charged.
+        // Charge what is not yet charged: ticks, calls and words, and the
+        // entries counted at `scc` sites (`threaded.rs`).
         self.flush();
+        if PROF {
+            for i in 0..self.k.scc_sites.len() {
+                let site = std::mem::replace(&mut self.k.scc_sites[i].entries, 0);
+                if site != 0 {
+                    let to = self.k.scc_sites[i].to;
+                    self.ctr(to).strict_calls += site;
+                }
+            }
+        }
         r
     }
 

@@ -386,17 +386,28 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                         let from = self.cc;
                         // SAFETY: the op's verified site.
                         let memo = unsafe { self.k.scc_site(site) };
+                        // The entry is counted at the site (PROF), and
+                        // added to the stack's counters when the site
+                        // remembers another push.
                         let to = if memo.from == from {
+                            if PROF {
+                                memo.entries += 1;
+                            }
                             memo.to
                         } else {
+                            let old = *memo;
                             let to = self.acct.stacks.push(from, l);
-                            *memo = compile::SccSite { from, to };
+                            *memo = compile::SccSite {
+                                from,
+                                to,
+                                entries: PROF as u64,
+                            };
+                            if PROF && old.entries != 0 {
+                                self.ctr(old.to).strict_calls += old.entries;
+                            }
                             to
                         };
                         self.cc = to;
-                        if PROF {
-                            self.ctr(to).strict_calls += 1;
-                        }
                         self.at = pc;
                         self.steps += 1;
                         // `switch(to)` without its compare: the stack
