@@ -119,6 +119,7 @@ impl Heap {
             end: self.old_base + self.old_size,
             aged_free: aged_to,
             aged: aged_to..aged_to + self.survivor,
+            age_from: young.saturating_sub(self.age_window),
             remembered: Vec::new(),
         };
         roots.visit_young_roots(&mut |vs| ev.evacuate_all(vs));
@@ -190,6 +191,7 @@ impl Heap {
             end: to + self.old_size,
             aged_free: aged_to,
             aged: aged_to..aged_end,
+            age_from: young.saturating_sub(self.age_window),
             remembered: Vec::new(),
         };
         roots.visit_roots(&mut |vs| ev.evacuate_all(vs));
@@ -252,6 +254,9 @@ struct Evacuation<'h> {
     end: usize,
     aged_free: usize,
     aged: Range<usize>,
+    /// Nursery closures from this address on are aged; those below it,
+    /// allocated earlier in the period, are promoted at once.
+    age_from: usize,
     /// Old words found pointing to closures aged by this collection.
     remembered: Vec<Addr>,
 }
@@ -315,8 +320,8 @@ impl Evacuation<'_> {
         }
         let size = closure_words(((w >> 8) & 0xff_ffff) as usize);
         let new;
-        if a < self.young_end && self.aged_free + size <= self.aged.end {
-            // A nursery closure's first survival: aged.
+        if a < self.young_end && a >= self.age_from && self.aged_free + size <= self.aged.end {
+            // A recent nursery closure's first survival: aged.
             new = self.aged_free;
             self.aged_free += size;
         } else {

@@ -59,10 +59,13 @@
 //! survives its collection.
 //!
 //! - A **minor collection** collects the young generation: it copies the
-//!   nursery's live closures into the empty survivor space (they are aged
-//!   now; those that do not fit there go on to the old generation) and the
-//!   aged closures still live to the end of the old generation
-//!   (promotion), so a closure is promoted at its second survival. The
+//!   nursery's live closures allocated in its last sixteenth
+//!   ([`AGE_WINDOW_FRACTION`]) into the empty survivor space (they are
+//!   aged now; those that do not fit there go on to the old generation),
+//!   the nursery's other live closures (which have lived through most of
+//!   a period already) and the aged closures still live to the end of
+//!   the old generation (promotion), so a closure allocated just before a
+//!   collection is promoted at its second survival. The
 //!   nursery is then empty and reused, never given back. Its roots are
 //!   the engines' young roots ([`Roots::visit_young_roots`]: at least
 //!   every root written since the last collection, and those the last
@@ -214,6 +217,12 @@ pub const NURSERY_WORDS: usize = 1 << 19;
 /// survivors of one minor collection beyond that are promoted at once
 /// (chosen by measurement: docs/PERFORMANCE.md).
 pub const SURVIVOR_FRACTION: usize = 4;
+/// A minor collection ages only the survivors among the closures allocated
+/// in the nursery's last `1 / AGE_WINDOW_FRACTION` (those allocated just
+/// before it: a lazy list's frontier); the survivors allocated earlier have
+/// lived through most of a period already and are promoted at once
+/// (chosen by measurement: docs/PERFORMANCE.md).
+pub const AGE_WINDOW_FRACTION: usize = 16;
 /// A major collection comes when the old generation passes this many times
 /// the live data of the last one (chosen by measurement:
 /// docs/PERFORMANCE.md).
@@ -274,6 +283,9 @@ pub struct Heap {
     survivor: usize,
     /// The young generation's end (`N + 2V`): an address below it is young.
     young_end: usize,
+    /// A minor collection ages the nursery's survivors among the closures
+    /// allocated in its last `age_window` words ([`AGE_WINDOW_FRACTION`]).
+    age_window: usize,
     /// The aged closures (survivors of one minor collection): in use in
     /// one survivor space, from its start.
     aged: Range<usize>,
@@ -397,6 +409,7 @@ impl Heap {
             nursery,
             survivor,
             young_end,
+            age_window: nursery / AGE_WINDOW_FRACTION,
             aged: nursery..nursery,
             nursery_top: 0,
             old_base: young_end,

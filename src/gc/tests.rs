@@ -155,6 +155,15 @@ fn churn(h: &mut Heap, r: &mut R) {
     }
 }
 
+/// Fill the nursery with garbage up to its last `age_window` words, where
+/// the closures allocated are aged at their first survival.
+fn fill_until_the_age_window(h: &mut Heap, r: &mut R) {
+    while h.hp < h.nursery - h.age_window {
+        h.reserve(3, false, r).unwrap();
+        h.alloc(con(1), 9, &[Value::Int(-1)]).unwrap();
+    }
+}
+
 /// Where a closure is: in the nursery, aged (in a survivor space) or old.
 #[derive(Debug, PartialEq)]
 enum Space {
@@ -176,22 +185,32 @@ fn space(h: &Heap, a: Addr) -> Space {
 }
 
 #[test]
-fn a_closure_is_aged_at_its_first_survival_and_promoted_at_its_second() {
+fn a_recent_closure_is_aged_at_its_first_survival_and_promoted_at_its_second() {
     let mut h = Heap::new(64 << 20);
     let mut r = R(vec![]);
     h.reserve(3, false, &mut r).unwrap();
+    // Allocated early in the period: promoted at its first survival.
+    let early = h.alloc(con(1), 2, &[Value::Int(20)]).unwrap();
+    r.0.push(Value::Ptr(early));
+    fill_until_the_age_window(&mut h, &mut r);
     let a = h.alloc(con(1), 1, &[Value::Int(10)]).unwrap();
     r.0.push(Value::Ptr(a));
     assert_eq!(space(&h, a), Space::Nursery);
     churn(&mut h, &mut r);
-    let a = ptr(r.0[0]);
+    let (early, a) = (ptr(r.0[0]), ptr(r.0[1]));
+    assert_eq!(
+        space(&h, early),
+        Space::Old,
+        "allocated early: promoted at once"
+    );
     assert_eq!(space(&h, a), Space::Aged, "one survival: still young");
-    assert_eq!(h.stats.bytes_promoted, 0);
-    churn(&mut h, &mut r);
-    let a = ptr(r.0[0]);
-    assert_eq!(space(&h, a), Space::Old, "two survivals: promoted");
     assert_eq!(h.stats.bytes_promoted, 24);
+    churn(&mut h, &mut r);
+    let a = ptr(r.0[1]);
+    assert_eq!(space(&h, a), Space::Old, "two survivals: promoted");
+    assert_eq!(h.stats.bytes_promoted, 48);
     assert_eq!((h.cc(a), h.payload(a, 0)), (1, Value::Int(10)));
+    assert_eq!((h.cc(early), h.payload(early, 0)), (2, Value::Int(20)));
 }
 
 #[test]
@@ -282,6 +301,8 @@ fn an_old_thunk_updated_to_a_young_value_keeps_it_alive_aged_then_promoted() {
     // Updated to a young value reachable only through it: aged by the
     // next minor collection (the update's barrier remembered the thunk),
     // then kept by the word that collection remembered, and promoted.
+    h.reserve(4, false, &mut r).unwrap();
+    fill_until_the_age_window(&mut h, &mut r);
     h.reserve(4, false, &mut r).unwrap();
     let value = h
         .alloc(con(2), 2, &[Value::Int(41), Value::Int(42)])
