@@ -117,9 +117,8 @@ pub(super) enum Op {
         words: u32,
         body: ExprId,
     },
-    /// `case x {} of alts`; `scrut` is the expression `x {}` (where a
-    /// thunk entry leaves the machine).
-    CaseVar { x: Opnd, alts: u32, scrut: ExprId },
+    /// `case x {} of alts` (`alts` are `case_alts` of the case).
+    CaseVar { x: Opnd, alts: u32 },
     /// `case op {a, b} of alts` (`b == a` for `negate#`).
     CasePrim {
         op: PrimOp,
@@ -295,10 +294,14 @@ impl Compiled {
                         }
                     }
                 }
-                Op::CaseVar { x, alts, scrut } => {
+                Op::CaseVar { x, alts } => {
+                    // A thunk entry pushes `alts` as the continuation's
+                    // alternatives: they must be the case's.
+                    if self.case_alts[e] != alts {
+                        return Err(format!("op {e}: alternatives {alts} not the case's"));
+                    }
                     opnd(x)?;
                     alts_ok(alts)?;
-                    expr(scrut, "case scrutinee")?;
                 }
                 Op::CasePrim { a, b, alts, .. } => {
                     opnd(a)?;
@@ -832,7 +835,6 @@ impl Compiler<'_> {
                     ExprCode::App { fun, args } if args.is_empty() => Op::CaseVar {
                         x: self.var(*fun, size)?,
                         alts,
-                        scrut: *scrut,
                     },
                     ExprCode::Prim { op, args } => {
                         let (a, b) = self.prim_operands(*op, args, size)?;
@@ -967,6 +969,35 @@ mod tests {
         });
         c.int_alts.clear();
         assert!(c.verify(&code).is_err());
+    }
+
+    #[test]
+    fn a_case_of_a_variable_with_alternatives_not_its_case_s_fails_verification() {
+        let code = code_of(
+            "main = {} \\u {} -> case one {} of\n  I# {x} -> case one {} of\n    I# {y} -> I# {y}\n\
+             one = {} \\r {} -> I# {1#}\n",
+        );
+        let mut k = compile(&code, false);
+        assert_eq!(k.verify(&code), Ok(()));
+        let cases: Vec<(usize, u32)> = (k.ops.iter().enumerate())
+            .filter_map(|(e, o)| match o {
+                Op::CaseVar { alts, .. } => Some((e, *alts)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(cases.len(), 2);
+        // The first case's op given the second case's (valid)
+        // alternatives: a thunk entry would push the wrong ones.
+        let (e, x) = (cases[0].0, cases[0].1);
+        k.ops[e] = match k.ops[e] {
+            Op::CaseVar { x: o, .. } => Op::CaseVar {
+                x: o,
+                alts: cases[1].1,
+            },
+            _ => unreachable!(),
+        };
+        assert_ne!(x, cases[1].1);
+        assert!(k.verify(&code).is_err());
     }
 
     #[test]

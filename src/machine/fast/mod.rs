@@ -1115,6 +1115,14 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         let frame =
             Frame::update_or_restore(update.then_some(a), env_top, self.s.args.len(), self.cc);
         self.push_frame(frame);
+        self.enter_opened(a, lam, index, update);
+    }
+
+    /// The end of rules 15 and 15′, the frame pushed and the environment
+    /// opened: black-hole the thunk at `a` and make its cost centre
+    /// current.
+    #[inline(always)]
+    fn enter_opened(&mut self, a: Addr, lam: Lam, index: LambdaId, update: bool) {
         // `lam` is the closure's lambda, `index` (its info word's index):
         // the info word is `Lambda`, `lam.nfree`, `index`.
         let tag = if update { Tag::BlackHole } else { Tag::Entered };

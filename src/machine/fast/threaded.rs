@@ -270,11 +270,11 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                         self.steps += 1;
                         body
                     }
-                    Op::CaseVar { x, alts, scrut } => {
+                    Op::CaseVar { x, alts, .. } => {
                         // SAFETY: a verified operand.
                         let v = unsafe { self.value_of(x) };
                         // SAFETY: the op's verified alternatives.
-                        match unsafe { self.case_var(pc, v, alts, scrut) } {
+                        match unsafe { self.case_var(pc, v, alts) } {
                             Some(next) => next,
                             None => break 'ops,
                         }
@@ -706,13 +706,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// `pc` is an expression and `alts` its verified alternatives (the
     /// operands of an `Op::CaseVar` at `pc`).
     #[inline(always)]
-    unsafe fn case_var(
-        &mut self,
-        pc: ExprId,
-        v: Value,
-        alts: u32,
-        scrut: ExprId,
-    ) -> Option<ExprId> {
+    unsafe fn case_var(&mut self, pc: ExprId, v: Value, alts: u32) -> Option<ExprId> {
         match v {
             // SAFETY: verified alternatives.
             Value::Int(k) => unsafe { self.case_int(pc, alts, k) },
@@ -777,15 +771,9 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 if !self.fits(n + 3 + 4) {
                                     return None;
                                 }
-                                // SAFETY: `pc` is an expression.
-                                unsafe { self.push_cont(pc) };
-                                self.steps += 1;
-                                self.at = scrut;
-                                if PROF {
-                                    self.pend_calls += 1;
-                                }
-                                self.steps += 1;
-                                Some(self.enter_thunk_op(a, lam, info.index))
+                                // SAFETY: `alts` are the op's verified
+                                // alternatives, `case_alts` of `pc`.
+                                Some(unsafe { self.case_enter_thunk(pc, alts, a, lam, info.index) })
                             }
                             _ => None,
                         }
@@ -881,6 +869,48 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             self.pend_calls += 1;
         }
         Some(body)
+    }
+
+    /// Rules 4, 1 and 15 (or 15′) of the `case x {} of alts` at `pc` on
+    /// the thunk at `a` (after the stack check): the case continuation and
+    /// the thunk's frame pushed together (one check of the control stack's
+    /// room, its cached top and word count set once), then its entry
+    /// (`at` ends at the lambda, the scrutinee's `at` in between is
+    /// overwritten before anything reads it). Returns the thunk's body.
+    ///
+    /// # Safety
+    /// `pc` is the case's expression and `alts` its `case_alts` (the
+    /// verified alternatives of the `Op::CaseVar` at `pc`: `Compiled::verify`
+    /// checks they are the same).
+    #[inline(always)]
+    unsafe fn case_enter_thunk(
+        &mut self,
+        pc: ExprId,
+        alts: u32,
+        a: Addr,
+        lam: Lam,
+        index: LambdaId,
+    ) -> ExprId {
+        let update = lam.kind == 1;
+        let as_height = self.s.args.len();
+        let (base, len) = (self.env_base, self.env_len);
+        let cont = Frame::cont(pc, alts, base, len, as_height, self.cc);
+        // The thunk's environment opens at the continuation's floor.
+        let env_top = cont.floor();
+        let frame = Frame::update_or_restore(update.then_some(a), env_top, as_height, self.cc);
+        self.cs_words += cont.words() + frame.words();
+        self.top_cont = false;
+        self.top_floor = env_top;
+        self.top_as = as_height;
+        self.s.cs.extend_from_slice(&[cont, frame]);
+        self.open_env(a, lam.thunk_env as usize, lam.nfree as usize);
+        self.enter_opened(a, lam, index, update);
+        if PROF {
+            self.pend_calls += 1;
+        }
+        self.steps += 3;
+        self.switch(self.cc);
+        lam.body
     }
 
     /// Rule 15 or 15′ on the thunk at `a` (after the stack check): returns
