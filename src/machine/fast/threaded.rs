@@ -1054,12 +1054,12 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     };
                     match f.update() {
                         Some(u) => {
-                            // Rule 16, when the heap has room.
-                            let size = closure_words(fs.len());
-                            if self.gc_stress || self.heap.free_words() < size {
+                            // Rule 16, when the heap has room
+                            // (`alloc_small` says so: it allocates
+                            // only without a collection).
+                            if self.gc_stress {
                                 break 'ret;
                             }
-                            self.drop_dead_envs();
                             let ev = self.tick_cc;
                             let info = Info {
                                 tag: Tag::Con,
@@ -1069,6 +1069,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                             let Some(v) = self.heap.alloc_small(info, ev, fs) else {
                                 break 'ret;
                             };
+                            self.drop_dead_envs();
+                            let size = closure_words(fs.len());
                             if PROF {
                                 self.pend_words += size as u64;
                             }
