@@ -31,6 +31,7 @@
 use std::collections::HashMap;
 
 use crate::gc::{Value, closure_words};
+use crate::machine::accounting::Accounting;
 use crate::machine::code::*;
 use crate::profile::cost_centre::CcId;
 use crate::stg::syntax::{Flag, PrimOp};
@@ -174,6 +175,19 @@ pub(super) struct SccSite {
     pub from: u32,
     pub to: u32,
     pub entries: u64,
+}
+
+impl SccSite {
+    /// Add the entries counted here to the counters of the stack they
+    /// entered (`to`), and start counting again from zero: when the site
+    /// is about to remember another push, and at the end of the run.
+    #[inline(always)]
+    pub fn settle(&mut self, acct: &mut Accounting) {
+        if self.entries != 0 {
+            acct.ctr(self.to).strict_calls += self.entries;
+            self.entries = 0;
+        }
+    }
 }
 
 /// The shape [`Op::CallIntFn`] stands for, recognised in the compiled

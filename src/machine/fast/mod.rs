@@ -1219,12 +1219,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         // entries counted at `scc` sites (`threaded.rs`).
         self.flush();
         if PROF {
-            for i in 0..self.k.scc_sites.len() {
-                let site = std::mem::replace(&mut self.k.scc_sites[i].entries, 0);
-                if site != 0 {
-                    let to = self.k.scc_sites[i].to;
-                    self.ctr(to).strict_calls += site;
-                }
+            for site in &mut self.k.scc_sites {
+                site.settle(&mut self.acct);
             }
         }
         r

@@ -395,15 +395,15 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                             }
                             memo.to
                         } else {
-                            let old = *memo;
+                            let mut old = *memo;
                             let to = self.acct.stacks.push(from, l);
                             *memo = compile::SccSite {
                                 from,
                                 to,
                                 entries: PROF as u64,
                             };
-                            if PROF && old.entries != 0 {
-                                self.ctr(old.to).strict_calls += old.entries;
+                            if PROF {
+                                old.settle(&mut self.acct);
                             }
                             to
                         };
