@@ -5,8 +5,8 @@ use std::ops::Range;
 
 use super::stats::Timer;
 use super::{
-    Addr, Heap, HeapExhausted, MAJOR_FACTOR, MIN_MAJOR_WORDS, Roots, STRESS_MAJOR_EVERY, Tag,
-    Value, closure_words,
+    Addr, HUGE_PAGE_WORDS, Heap, HeapExhausted, MAJOR_FACTOR, MIN_MAJOR_WORDS, Roots,
+    STRESS_MAJOR_EVERY, Tag, Value, closure_words,
 };
 
 impl Heap {
@@ -177,6 +177,8 @@ impl Heap {
         } else {
             self.young_end
         };
+        let from_resident = self.old_resident.max(from.end);
+        let spare_moved = self.move_spare_pages(from.end..from_resident, to);
         let aged_from = self.aged.clone();
         let age = age && !self.majors_only;
         let aged_to = if age { self.other_survivor() } else { 0 };
@@ -215,16 +217,78 @@ impl Heap {
         self.major_at = (old_live * MAJOR_FACTOR)
             .max(MIN_MAJOR_WORDS)
             .min(self.old_size);
-        // The old old space: given back, its words and bits zero for when
-        // it is next copied into. (Keeping its pages, which the system
-        // zeroes again when they are next written, saved collection time
-        // but cost peak memory: docs/PERFORMANCE.md.)
-        self.mem.release(from.clone());
+        self.recycle_pages(from.clone(), from_resident, to + spare_moved.max(old_live));
         self.bits.release(from.start / 64..from.end.div_ceil(64));
         let s = &mut self.stats;
         s.max_residency_bytes = s.max_residency_bytes.max(live as u64 * 8);
         s.residency_samples += 1;
         timer.stop(&mut self.stats, 1, live as u64 * 8);
+    }
+
+    /// Before a major collection into the empty old space at `to`: move
+    /// the pages of the old generation's space past its closures
+    /// (`spare`, from its end to the end of its resident pages: moved
+    /// there by the last major collection and not written since) to the
+    /// start of `to`, where the copy writes first, so that the system
+    /// neither faults nor zeroes them again. Returns the words moved.
+    fn move_spare_pages(&mut self, spare: Range<usize>, to: usize) -> usize {
+        if !self.moves_pages {
+            return 0;
+        }
+        let spare = spare.start.next_multiple_of(HUGE_PAGE_WORDS)
+            ..spare.end.next_multiple_of(HUGE_PAGE_WORDS);
+        self.move_huge_pages(spare, to)
+    }
+
+    /// After a major collection: the pages of the emptied old space that
+    /// its closures (`from`) filled are moved to the new old generation's
+    /// space after its resident pages (the live data copied and the spare
+    /// pages moved before, up to `resident`), where promotions write next,
+    /// so that its fresh pages come without the system's page faults and
+    /// zeroing (docs/PERFORMANCE.md, "Pages moved, not given back"). That
+    /// keeps no more memory than the collection held at its end (both
+    /// spaces' pages), so the peak is what it was when they were given
+    /// back; and at most what the old generation and the next major
+    /// collection can write before that collection (`2 * major_at`
+    /// words), so a heap that shrinks gives memory back. A huge page only
+    /// begun is not moved (a small heap keeps what it kept before). The
+    /// pages not moved, up to `from_resident`, are given back, their words
+    /// zero.
+    fn recycle_pages(&mut self, from: Range<usize>, from_resident: usize, resident: usize) {
+        const HUGE: usize = HUGE_PAGE_WORDS;
+        let mut moved = 0;
+        let mut resident_end = resident;
+        if self.moves_pages {
+            let dest = resident.next_multiple_of(HUGE);
+            let cap = (self.old_base + self.old_size).min(self.old_base + 2 * self.major_at);
+            let full = (from.end - from.start) / HUGE * HUGE;
+            let n = full.min(cap.saturating_sub(dest)) / HUGE * HUGE;
+            moved = self.move_huge_pages(from.start..from.start + n, dest);
+            if moved > 0 {
+                resident_end = dest + moved;
+            }
+        }
+        self.old_resident = resident_end;
+        let kept = from.start + moved;
+        self.mem.release(kept..from_resident.max(kept));
+    }
+
+    /// Move the pages of `from` (whole huge pages) to start at `to`, a
+    /// huge page at a time (each lies in one of the system's mappings,
+    /// where a range of several might not). Returns the words moved, a
+    /// prefix of `from`; at the first refusal it stops, and no page is
+    /// moved again (the pages are then given back, as before).
+    fn move_huge_pages(&mut self, from: Range<usize>, to: usize) -> usize {
+        let mut moved = 0;
+        while self.moves_pages && from.start + moved < from.end {
+            let at = from.start + moved;
+            if self.mem.move_pages(at..at + HUGE_PAGE_WORDS, to + moved) {
+                moved += HUGE_PAGE_WORDS;
+            } else {
+                self.moves_pages = false;
+            }
+        }
+        moved
     }
 
     /// After a collection: the nursery (its first `used` words were in use)

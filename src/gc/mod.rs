@@ -82,8 +82,13 @@
 //! - A **major collection** copies everything live, young and old, into
 //!   the empty old space, which becomes the old generation (the nursery's
 //!   survivors are aged as in a minor collection, so that the closures
-//!   the program is working on are not promoted), and the other old space
-//!   is given back to the system. It happens when the
+//!   the program is working on are not promoted). The emptied old
+//!   space's filled huge pages are then moved (not copied) to where the
+//!   new old generation grows next, so that promotions and the next
+//!   major collection write into pages the system need not fault in and
+//!   zero again; the rest of it is given back to the system
+//!   (`collect::recycle_pages`; given back whole where pages cannot be
+//!   moved). It happens when the
 //!   old generation passes [`MAJOR_FACTOR`] times the live data of the last
 //!   major collection (at least [`MIN_MAJOR_WORDS`]), when a request does
 //!   not fit otherwise, before each heap census (so a census sees exactly
@@ -120,7 +125,7 @@ use std::time::Duration;
 pub use stats::{GenStats, HeapStats};
 
 use biography::Biographies;
-use region::Region;
+use region::{HUGE_PAGE_WORDS, Region};
 
 /// A heap word.
 pub type Word = u64;
@@ -297,6 +302,16 @@ pub struct Heap {
     old_size: usize,
     /// Old words in use past which the next collection is major.
     major_at: usize,
+    /// One past the last word of the old generation's space whose page
+    /// may be resident (written, or moved there by the last major
+    /// collection): past it, and in the other old space, no page takes
+    /// memory.
+    old_resident: usize,
+    /// The old spaces lie at multiples of [`region::HUGE_PAGE_WORDS`], so
+    /// a major collection moves the emptied space's pages to where the
+    /// old generation grows next (`Heap::recycle_pages`) rather than
+    /// giving them back.
+    moves_pages: bool,
     /// Old closures written since the last collection to point into the
     /// young generation.
     remembered: Vec<Addr>,
@@ -388,7 +403,12 @@ impl Heap {
         let nursery = (NURSERY_WORDS.min(words / 4) / 64 * 64).max(MIN_SPACE_WORDS);
         let survivor = (nursery / SURVIVOR_FRACTION / 64 * 64).max(MIN_SPACE_WORDS);
         let young = nursery + 2 * survivor;
-        let old_size = (words.saturating_sub(young) / 2 / 64 * 64).max(MIN_SPACE_WORDS);
+        let mut old_size = (words.saturating_sub(young) / 2 / 64 * 64).max(MIN_SPACE_WORDS);
+        // A large old space: a multiple of a huge page (losing at most a
+        // sixteenth of it), so that pages move between the two whole.
+        if old_size >= 16 * HUGE_PAGE_WORDS {
+            old_size = old_size / HUGE_PAGE_WORDS * HUGE_PAGE_WORDS;
+        }
         (nursery, survivor, old_size)
     }
 
@@ -399,7 +419,12 @@ impl Heap {
         limit_bytes: u64,
         default_of: Option<String>,
     ) -> Heap {
-        mem.advise_huge(0..mem.len());
+        // Huge pages for the nursery and the old spaces, each filled
+        // whole; not for the survivor spaces, of which a minor collection
+        // fills only what it ages (up to the age window's survivors), so
+        // that small pages there take only what is written.
+        mem.advise_huge(0..nursery);
+        mem.advise_huge(nursery + 2 * survivor..mem.len());
         let young_end = nursery + 2 * survivor;
         let mut h = Heap {
             mem,
@@ -416,6 +441,9 @@ impl Heap {
             old_top: young_end,
             old_size,
             major_at: MIN_MAJOR_WORDS.min(old_size),
+            old_resident: young_end,
+            moves_pages: young_end.is_multiple_of(HUGE_PAGE_WORDS)
+                && old_size.is_multiple_of(HUGE_PAGE_WORDS),
             remembered: Vec::new(),
             remembered_words: Vec::new(),
             unscanned_from: usize::MAX,

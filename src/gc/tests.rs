@@ -566,3 +566,73 @@ fn a_random_mutator_sees_the_graph_it_built() {
         }
     }
 }
+
+/// Cons a list of `n` cells (`I# k` heads, `k` from `from` up) in front
+/// of the list at root `root`, collecting as the heap needs.
+fn cons_cells(h: &mut Heap, r: &mut R, root: usize, from: i64, n: i64) {
+    for k in from..from + n {
+        h.reserve(closure_words(2), false, r).unwrap();
+        let cell = h.alloc(con(2), 1, &[Value::Int(k), r.0[root]]).unwrap();
+        r.0[root] = Value::Ptr(cell);
+    }
+}
+
+/// The heads of the list at `v`, first to last (its end an `Int#`).
+fn list_heads(h: &Heap, mut v: Value) -> Vec<i64> {
+    let mut heads = vec![];
+    while let Value::Ptr(a) = v {
+        match h.payload(a, 0) {
+            Value::Int(k) => heads.push(k),
+            Value::Ptr(p) => panic!("a head is a pointer: {p}"),
+        }
+        v = h.payload(a, 1);
+    }
+    heads
+}
+
+#[test]
+fn pages_moved_between_the_old_spaces_keep_the_heap_exact() {
+    // Large enough for whole huge pages to move: its pages are reserved,
+    // and take memory only as the lists below fill them.
+    let mut h = Heap::new(1 << 30);
+    assert_eq!(h.moves_pages, cfg!(target_os = "linux"));
+    let mut r = R(vec![Value::Int(0), Value::Int(0)]);
+    let mut recycled = 0;
+    let n = 600_000;
+    // Two lists grown side by side (majors fall while both are live),
+    // then the second dropped and a third grown in its place: promotions
+    // and major collections write into pages the last major collection
+    // moved, whose words are stale closures.
+    for (round, root) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+        if round == 1 && root == 0 {
+            r.0[1] = Value::Int(0);
+        }
+        let from = round * 10 * n + root as i64 * n;
+        for chunk in 0..4 {
+            cons_cells(&mut h, &mut r, root, from + chunk * n / 4, n / 4);
+            if h.old_resident > h.old_top.next_multiple_of(HUGE_PAGE_WORDS) {
+                recycled += 1;
+            }
+        }
+        let heads = list_heads(&h, r.0[root]);
+        let want: Vec<i64> = (from..from + n).rev().collect();
+        assert_eq!(heads[..n as usize], want[..], "round {round}, list {root}");
+        if root == 0 {
+            continue;
+        }
+        h.collect(0, &mut r).unwrap();
+        let mut cells = 0;
+        h.walk(&mut |_, info, _| {
+            assert_eq!(info.tag, Tag::Con);
+            cells += 1;
+        });
+        let lists: usize = r.0.iter().map(|&v| list_heads(&h, v).len()).sum();
+        assert_eq!(cells, lists, "only the live cells, round {round}");
+    }
+    // A major collection besides the two censuses.
+    assert!(h.stats.gens[1].collections >= 3, "{:?}", h.stats.gens[1]);
+    if cfg!(target_os = "linux") {
+        assert!(h.moves_pages, "every move was made");
+        assert!(recycled > 0, "pages were moved ahead of the old generation");
+    }
+}
