@@ -187,10 +187,24 @@ impl Frame {
     #[inline(always)]
     fn floor(&self) -> usize {
         if self.is_cont() {
-            self.base as usize + self.len as usize
+            self.cont_floor()
         } else {
             self.base as usize
         }
+    }
+
+    /// [`Frame::floor`] of a continuation.
+    #[inline(always)]
+    fn cont_floor(&self) -> usize {
+        debug_assert!(self.is_cont());
+        self.base as usize + self.len as usize
+    }
+
+    /// [`Frame::words`] of a continuation.
+    #[inline(always)]
+    fn cont_words(&self) -> usize {
+        debug_assert!(self.is_cont());
+        self.len as usize + 3
     }
 
     /// The words `--max-stack` counts for it: a continuation's
@@ -198,11 +212,7 @@ impl Frame {
     /// or 4 for a frame.
     #[inline(always)]
     fn words(&self) -> usize {
-        if self.is_cont() {
-            self.len as usize + 3
-        } else {
-            4
-        }
+        if self.is_cont() { self.cont_words() } else { 4 }
     }
 }
 
@@ -1045,10 +1055,12 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// the return (to the entry current before it), restore its cost centre.
     #[inline]
     fn return_to(&mut self, cont: Frame) {
-        self.s.cs.pop();
-        self.s.cs_low = self.s.cs_low.min(self.s.cs.len());
+        let len = self.s.cs.len() - 1;
+        debug_assert!(self.s.cs[len].kind == cont.kind && cont.is_cont());
+        self.s.cs.truncate(len);
+        self.s.cs_low = self.s.cs_low.min(len);
         self.retop();
-        self.cs_words -= cont.words();
+        self.cs_words -= cont.cont_words();
         if PROF {
             self.pend_calls += 1;
         }
@@ -1056,7 +1068,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         self.at = cont.kind;
         self.env_base = cont.base as usize;
         self.env_len = cont.len as usize;
-        self.s.vals.truncate(cont.floor());
+        self.s.vals.truncate(cont.cont_floor());
     }
 
     /// Push the case continuation of rule 4 for the case `e` (no step).
@@ -1091,13 +1103,21 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// centre.
     #[inline]
     fn pop_frame(&mut self) -> Frame {
-        let f = self.s.cs.pop().expect("selected a pop rule with a frame");
-        self.s.cs_low = self.s.cs_low.min(self.s.cs.len());
-        debug_assert!(!f.is_cont());
+        let f = *self.s.cs.last().expect("selected a pop rule with a frame");
+        self.pop_top_frame(f);
+        f
+    }
+
+    /// [`Machine::pop_frame`] of `f`, the top entry, read already.
+    #[inline(always)]
+    fn pop_top_frame(&mut self, f: Frame) {
+        let len = self.s.cs.len() - 1;
+        debug_assert!(self.s.cs[len].kind == f.kind && !f.is_cont());
+        self.s.cs.truncate(len);
+        self.s.cs_low = self.s.cs_low.min(len);
         self.retop();
         self.cs_words -= f.words();
         self.cc = f.cc;
-        f
     }
 
     /// Rules 15 and 15′ (the caller checks the limits and counts the step).

@@ -902,7 +902,17 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         self.top_cont = false;
         self.top_floor = env_top;
         self.top_as = as_height;
-        self.s.cs.extend_from_slice(&[cont, frame]);
+        let cs = &mut self.s.cs;
+        cs.reserve(2);
+        let len = cs.len();
+        // SAFETY: `reserve(2)` made room for two more entries past `len`;
+        // both are written before the length takes them in.
+        unsafe {
+            let top = cs.as_mut_ptr().add(len);
+            top.write(cont);
+            top.add(1).write(frame);
+            cs.set_len(len + 2);
+        }
         self.open_env(a, lam.thunk_env as usize, lam.nfree as usize);
         self.enter_opened(a, lam, index, update);
         if PROF {
@@ -1074,13 +1084,13 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                             if PROF {
                                 self.pend_words += size as u64;
                             }
-                            self.pop_frame();
+                            self.pop_top_frame(f);
                             self.heap.update_blackhole(u, v);
                             self.steps += 1;
                         }
                         None => {
                             // Rule 16′.
-                            self.pop_frame();
+                            self.pop_top_frame(f);
                             self.steps += 1;
                         }
                     }
