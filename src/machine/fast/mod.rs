@@ -1058,7 +1058,9 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         let len = self.s.cs.len() - 1;
         debug_assert!(self.s.cs[len].kind == cont.kind && cont.is_cont());
         self.s.cs.truncate(len);
-        self.s.cs_low = self.s.cs_low.min(len);
+        if len < self.s.cs_low {
+            self.s.cs_low = len;
+        }
         self.retop();
         self.cs_words -= cont.cont_words();
         if PROF {
@@ -1114,7 +1116,9 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         let len = self.s.cs.len() - 1;
         debug_assert!(self.s.cs[len].kind == f.kind && !f.is_cont());
         self.s.cs.truncate(len);
-        self.s.cs_low = self.s.cs_low.min(len);
+        if len < self.s.cs_low {
+            self.s.cs_low = len;
+        }
         self.retop();
         self.cs_words -= f.words();
         self.cc = f.cc;
