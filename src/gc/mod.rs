@@ -419,6 +419,9 @@ impl Heap {
         limit_bytes: u64,
         default_of: Option<String>,
     ) -> Heap {
+        // The bitmap has a bit for every word of the heap: what lets
+        // `Heap::heap_word_bit` skip the bitmap's bounds check.
+        assert!(mem.len() <= bits.len() * 64, "a heap word without a bit");
         // Huge pages for the nursery and the old spaces, each filled
         // whole; not for the survivor spaces, of which a minor collection
         // fills only what it ages (up to the age window's survivors), so
@@ -670,9 +673,27 @@ impl Heap {
         Some(a as Addr)
     }
 
-    #[inline]
-    fn bit(&self, i: usize) -> bool {
-        self.bits[i / 64] >> (i % 64) & 1 == 1
+    /// [`Heap::bit`] of a word `i` the caller has just read or written in
+    /// `mem` (so `i < mem.len()`), without checking the bitmap's bounds
+    /// again: `in_regions` asserts that the bitmap has a bit for every
+    /// word of `mem`, and neither region is replaced after it.
+    #[inline(always)]
+    fn heap_word_bit(&self, i: usize) -> bool {
+        debug_assert!(i < self.mem.len() && i / 64 < self.bits.len());
+        // SAFETY: `i < mem.len() <= bits.len() * 64` (the caller's read
+        // of `mem[i]` and `in_regions`' assertion), so `i / 64 <
+        // bits.len()`.
+        unsafe { *self.bits.get_unchecked(i / 64) >> (i % 64) & 1 == 1 }
+    }
+
+    /// Set the pointer bit of a word `i < mem.len()` the caller has just
+    /// written when `bit` is 1 (leave it when 0), without the bitmap's
+    /// bounds check (see [`Heap::heap_word_bit`] for why none is needed).
+    #[inline(always)]
+    fn or_heap_word_bit(&mut self, i: usize, bit: u64) {
+        debug_assert!(i < self.mem.len() && i / 64 < self.bits.len() && bit <= 1);
+        // SAFETY: as in `heap_word_bit`.
+        unsafe { *self.bits.get_unchecked_mut(i / 64) |= bit << (i % 64) }
     }
     #[inline]
     fn set_bit(&mut self, i: usize) {
@@ -742,10 +763,11 @@ impl Heap {
     #[inline(always)]
     pub fn payload(&self, a: Addr, i: usize) -> Value {
         let j = a as usize + 2 + i;
-        if self.bit(j) {
-            Value::Ptr(self.mem[j])
+        let w = self.mem[j];
+        if self.heap_word_bit(j) {
+            Value::Ptr(w)
         } else {
-            Value::Int(self.mem[j] as i64)
+            Value::Int(w as i64)
         }
     }
 
@@ -815,7 +837,7 @@ impl Heap {
             Some(&w) if w & 0xff == Tag::BlackHole as u64 && i + 2 < self.mem.len() => {
                 self.mem[i] = (w & !0xff) | Tag::Ind as u64;
                 self.mem[i + 2] = target;
-                self.set_bit(i + 2);
+                self.or_heap_word_bit(i + 2, 1);
                 self.barrier(i, target);
             }
             _ => self.update_with_ind(a, target),
@@ -831,7 +853,7 @@ impl Heap {
                 // One hop inline (an updated thunk); a chain out of line.
                 let i = a as usize + 2;
                 match self.mem.get(i) {
-                    Some(&t) if self.bit(i) => match self.mem.get(t as usize) {
+                    Some(&t) if self.heap_word_bit(i) => match self.mem.get(t as usize) {
                         Some(&w) if w & 0xff == Tag::Ind as u64 => self.deref_chain(t),
                         _ => t,
                     },
