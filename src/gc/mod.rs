@@ -640,6 +640,27 @@ impl Heap {
     /// (`bench/instructions.sh`), the payload slice being checked again.
     #[inline(always)]
     pub fn alloc_small(&mut self, info: Info, cc: u32, payload: &[Value]) -> Option<Addr> {
+        if let [v] = *payload {
+            // One field (an `I#`, every update of nfib's and tak's
+            // thunks): no field loop and no bitmap word built, the field's
+            // bit or'ed in directly.
+            let a = self.hp;
+            if a + 3 > self.lim {
+                return None;
+            }
+            let words = self.mem.get_mut(a..a + 3)?;
+            let (w, bit) = match v {
+                Value::Int(k) => (k as u64, 0),
+                Value::Ptr(p) => (p, 1),
+            };
+            words[0] = info.encode();
+            words[1] = cc as u64;
+            words[2] = w;
+            self.hp += 3;
+            self.stats.bytes_allocated += 3 * 8;
+            self.or_heap_word_bit(a + 2, bit);
+            return Some(a as Addr);
+        }
         let n = payload.len();
         let size = closure_words(n);
         let a = self.hp;
