@@ -510,6 +510,16 @@ fn copy_fixed<const N: usize>(mem: &mut [u64], from: usize, to: usize) {
 /// the (at most two) destination words it straddles.
 #[inline(always)]
 fn copy_bits(bits: &mut [u64], from: usize, to: usize, n: usize) {
+    // Most closures lie within one bitmap word, most of those small ones
+    // with no pointer or few: one window, and nothing to place if empty.
+    let shift = from % 64;
+    if n > 0 && shift + n <= 64 {
+        let b = (bits[from / 64] >> shift) & (!0 >> (64 - n));
+        if b != 0 {
+            place_bits(bits, b, to, n);
+        }
+        return;
+    }
     let (mut i, end) = (from, from + n);
     while i < end {
         let shift = i % 64;
@@ -517,14 +527,20 @@ fn copy_bits(bits: &mut [u64], from: usize, to: usize, n: usize) {
         let window = if take == 64 { !0 } else { (1u64 << take) - 1 };
         let b = (bits[i / 64] >> shift) & window;
         if b != 0 {
-            let j = to + (i - from);
-            let (w, s) = (j / 64, j % 64);
-            bits[w] |= b << s;
-            if s + take > 64 {
-                bits[w + 1] |= b >> (64 - s);
-            }
+            place_bits(bits, b, to + (i - from), take);
         }
         i += take;
+    }
+}
+
+/// Set the bits of `b` (its low `take` bits) at `j..j + take`, in the
+/// (at most two) bitmap words that range straddles.
+#[inline(always)]
+fn place_bits(bits: &mut [u64], b: u64, j: usize, take: usize) {
+    let (w, s) = (j / 64, j % 64);
+    bits[w] |= b << s;
+    if s + take > 64 {
+        bits[w + 1] |= b >> (64 - s);
     }
 }
 
