@@ -889,13 +889,15 @@ impl Heap {
     /// word once when `a` is not an indirection (the common case).
     #[inline(always)]
     pub fn deref_info(&self, a: Addr) -> Option<(Addr, Info)> {
-        let w = *self.mem.get(a as usize)?;
+        // One check for both the read here and `info`'s: a closure's
+        // address (an indirection's too) leaves room for its header.
+        if !self.in_range(a) {
+            return None;
+        }
+        let w = self.mem[a as usize];
         if w & 0xff == Tag::Ind as u64 {
             let t = self.deref(a);
             return Some((t, self.info(t)?));
-        }
-        if !self.in_range(a) {
-            return None;
         }
         Some((a, Info::decode(w)?))
     }
