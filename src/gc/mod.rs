@@ -694,7 +694,7 @@ impl Heap {
         Some(a as Addr)
     }
 
-    /// [`Heap::bit`] of a word `i` the caller has just read or written in
+    /// The pointer bit of a word `i` the caller has just read or written in
     /// `mem` (so `i < mem.len()`), without checking the bitmap's bounds
     /// again: `in_regions` asserts that the bitmap has a bit for every
     /// word of `mem`, and neither region is replaced after it.
