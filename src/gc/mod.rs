@@ -161,22 +161,24 @@ pub enum Tag {
 }
 
 impl Tag {
-    /// The tags in the order of their bytes, from 1.
-    const ALL: [Tag; 7] = [
-        Tag::Lambda,
-        Tag::Con,
-        Tag::Pap,
-        Tag::Ind,
-        Tag::BlackHole,
-        Tag::Entered,
-        Tag::Forward,
-    ];
+    /// The first and last tag bytes: every byte between them is a tag.
+    const FIRST: u8 = Tag::Lambda as u8;
+    const LAST: u8 = Tag::Forward as u8;
 
-    /// A range check and a load, where a `match` on the byte would be a
-    /// jump through a table.
+    /// A range check only: the byte is the tag (a `match` on it would be
+    /// a jump through a table, a table of the tags a dependent load that
+    /// each `match` on the tag then compares again).
     #[inline(always)]
     fn from_u8(b: u8) -> Option<Tag> {
-        Tag::ALL.get(b.wrapping_sub(1) as usize).copied()
+        if b.wrapping_sub(Tag::FIRST) <= Tag::LAST - Tag::FIRST {
+            // SAFETY: `Tag` is `repr(u8)` with the discriminants
+            // `FIRST..=LAST`, every one of them (the test
+            // `every_tag_byte_decodes_to_its_tag` checks it), and `b` is
+            // in that range.
+            Some(unsafe { std::mem::transmute::<u8, Tag>(b) })
+        } else {
+            None
+        }
     }
 }
 

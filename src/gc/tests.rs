@@ -34,6 +34,29 @@ fn ptr(v: Value) -> Addr {
     }
 }
 
+/// `Tag::from_u8` transmutes the bytes `FIRST..=LAST`: each must be a
+/// tag's, and each tag's byte decodes to it; every other byte is no tag.
+#[test]
+fn every_tag_byte_decodes_to_its_tag() {
+    let tags = [
+        Tag::Lambda,
+        Tag::Con,
+        Tag::Pap,
+        Tag::Ind,
+        Tag::BlackHole,
+        Tag::Entered,
+        Tag::Forward,
+    ];
+    for b in 0..=u8::MAX {
+        let expected = tags.iter().copied().find(|&t| t as u8 == b);
+        assert_eq!(Tag::from_u8(b), expected, "byte {b}");
+    }
+    for t in tags {
+        assert!((Tag::FIRST..=Tag::LAST).contains(&(t as u8)));
+    }
+    assert_eq!(usize::from(Tag::LAST - Tag::FIRST) + 1, tags.len());
+}
+
 #[test]
 fn ints_are_not_pointers_and_inds_vanish() {
     let mut h = heap_with_room();
