@@ -279,6 +279,11 @@ pub struct Heap {
     mem: Region,
     /// One bit per word of `mem`: set when the word is a pointer.
     bits: Region,
+    /// `mem.len() - 2` (0 for an empty heap): an address below it leaves
+    /// room for a closure's two header words ([`Heap::in_range`]; kept
+    /// here, as `mem` is never replaced, so that the check is one
+    /// compare).
+    header_end: usize,
     /// The allocation pointer and its limit: the next closure goes at `hp`
     /// if it ends by `lim`. In the nursery (`lim <= nursery`), or, for a
     /// request larger than the nursery, at the end of the old generation.
@@ -432,6 +437,7 @@ impl Heap {
         mem.advise_huge(nursery + 2 * survivor..mem.len());
         let young_end = nursery + 2 * survivor;
         let mut h = Heap {
+            header_end: mem.len().saturating_sub(2),
             mem,
             bits,
             hp: 0,
@@ -760,9 +766,9 @@ impl Heap {
     /// Can `a` be a closure's address (its two header words lie in the
     /// heap)? The machine only holds addresses the heap gave it; this keeps
     /// a corrupt one from reading outside the heap.
-    #[inline]
+    #[inline(always)]
     fn in_range(&self, a: Addr) -> bool {
-        (a as usize) < self.mem.len().saturating_sub(2)
+        (a as usize) < self.header_end
     }
 
     /// The info word of the closure at `a`, `None` if `a` is not a closure.
@@ -824,15 +830,46 @@ impl Heap {
 
     /// [`Heap::blackhole`] for a caller that has read the closure's info
     /// word: `info` is that word with the new tag (so the word is not read
-    /// and decoded again on the fast engine's thunk entry).
+    /// and decoded again on the fast engine's thunk entry). Returns the
+    /// closure's cost-centre word, which the thunk's entry makes current:
+    /// read here under the one range check that covers both header words
+    /// and the first payload word's bit.
     #[inline(always)]
-    pub fn blackhole_as(&mut self, a: Addr, info: Info) {
+    pub fn blackhole_as(&mut self, a: Addr, info: Info) -> u32 {
         debug_assert_eq!(
             self.info(a).map(|i| (i.n, i.index)),
             Some((info.n, info.index))
         );
-        self.clear_bits(a as usize + 2, info.n.max(1) as usize);
-        self.set_info(a, info);
+        let i = a as usize;
+        let n = info.n.max(1) as usize;
+        if !self.in_range(a) {
+            // Not a closure of this heap (only a corrupt address): the
+            // checked accessors, as before.
+            self.clear_bits(i + 2, n);
+            self.set_info(a, info);
+            return self.cc(a);
+        }
+        let from = i + 2;
+        let b = from % 64;
+        if b + n < 64 {
+            // The payload's bits in one bitmap word, short of its last
+            // bit (nearly always): `n < 64` ones rotated into place make
+            // the mask, two shifts and no complement.
+            debug_assert!(from / 64 < self.bits.len());
+            // SAFETY: `from < mem.len() <= bits.len() * 64` (`in_range`
+            // above and `in_regions`' assertion), so `from / 64 <
+            // bits.len()`.
+            unsafe {
+                *self.bits.get_unchecked_mut(from / 64) &= (u64::MAX << n).rotate_left(b as u32)
+            };
+        } else {
+            self.clear_bits(from, n);
+        }
+        // SAFETY: `i + 1 < mem.len()` (`in_range` above).
+        unsafe {
+            *self.mem.get_unchecked_mut(i) = info.encode();
+            *self.mem.get_unchecked(i + 1) as u32
+        }
     }
 
     /// Overwrite the closure at `a` with an indirection to `target` (an

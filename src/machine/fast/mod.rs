@@ -1153,7 +1153,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         if PROF {
             self.heap.used(a);
         }
-        self.heap.blackhole_as(
+        self.cc = self.heap.blackhole_as(
             a,
             Info {
                 tag,
@@ -1161,7 +1161,6 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 index,
             },
         );
-        self.cc = self.heap.cc(a);
         if PROF {
             let cc = self.cc;
             self.ctr(cc).lazy_calls += 1;
