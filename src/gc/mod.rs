@@ -285,7 +285,8 @@ pub struct Heap {
     /// compare).
     header_end: usize,
     /// The allocation pointer and its limit: the next closure goes at `hp`
-    /// if it ends by `lim`. In the nursery (`lim <= nursery`), or, for a
+    /// if it ends by `lim`. Always `hp <= lim <= mem.len()` (the
+    /// allocators write below `lim` without checking `mem`'s bounds). In the nursery (`lim <= nursery`), or, for a
     /// request larger than the nursery, at the end of the old generation.
     hp: usize,
     lim: usize,
@@ -620,7 +621,11 @@ impl Heap {
         if a + size > self.lim {
             return None;
         }
-        let words = self.mem.get_mut(a..a + size)?;
+        debug_assert!(self.lim <= self.mem.len() && self.mem.len() <= self.bits.len() * 64);
+        // SAFETY: `a + size <= lim <= mem.len()` (`Heap::lim`'s
+        // invariant; `a + size` does not overflow, `a` being at most
+        // `lim`).
+        let words = unsafe { self.mem.get_unchecked_mut(a..a + size) };
         self.hp += size;
         self.stats.bytes_allocated += size as u64 * 8;
         words[0] = info.encode();
@@ -632,7 +637,9 @@ impl Heap {
                 Value::Ptr(p) => {
                     *w = p;
                     let j = a + 2 + i;
-                    self.bits[j / 64] |= 1 << (j % 64);
+                    // SAFETY: `j < a + size <= mem.len() <= bits.len() *
+                    // 64` (above, and `in_regions`' assertion).
+                    unsafe { *self.bits.get_unchecked_mut(j / 64) |= 1 << (j % 64) };
                 }
             }
         }
@@ -656,7 +663,10 @@ impl Heap {
             if a + 3 > self.lim {
                 return None;
             }
-            let words = self.mem.get_mut(a..a + 3)?;
+            debug_assert!(self.lim <= self.mem.len());
+            // SAFETY: `a + 3 <= lim <= mem.len()` (`Heap::lim`'s
+            // invariant; `a <= lim`, so the sum does not overflow).
+            let words = unsafe { self.mem.get_unchecked_mut(a..a + 3) };
             let (w, bit) = match v {
                 Value::Int(k) => (k as u64, 0),
                 Value::Ptr(p) => (p, 1),
@@ -675,7 +685,9 @@ impl Heap {
         if a + size > self.lim || n > 64 {
             return None;
         }
-        let words = self.mem.get_mut(a..a + size)?;
+        debug_assert!(self.lim <= self.mem.len());
+        // SAFETY: as for one field.
+        let words = unsafe { self.mem.get_unchecked_mut(a..a + size) };
         self.hp += size;
         self.stats.bytes_allocated += size as u64 * 8;
         words[0] = info.encode();
@@ -893,15 +905,23 @@ impl Heap {
     #[inline(always)]
     pub fn update_blackhole(&mut self, a: Addr, target: Addr) {
         let i = a as usize;
-        match self.mem.get(i) {
-            Some(&w) if w & 0xff == Tag::BlackHole as u64 && i + 2 < self.mem.len() => {
-                self.mem[i] = (w & !0xff) | Tag::Ind as u64;
-                self.mem[i + 2] = target;
+        // One range check for the three words (`in_range`: `i + 2 <
+        // mem.len()`).
+        if self.in_range(a) {
+            // SAFETY: `i < i + 2 < mem.len()` (`in_range`).
+            let w = unsafe { *self.mem.get_unchecked(i) };
+            if w & 0xff == Tag::BlackHole as u64 {
+                // SAFETY: as above.
+                unsafe {
+                    *self.mem.get_unchecked_mut(i) = (w & !0xff) | Tag::Ind as u64;
+                    *self.mem.get_unchecked_mut(i + 2) = target;
+                }
                 self.or_heap_word_bit(i + 2, 1);
                 self.barrier(i, target);
+                return;
             }
-            _ => self.update_with_ind(a, target),
         }
+        self.update_with_ind(a, target)
     }
 
     /// Follow indirections from `a` (bounded; a cycle cannot be built by
