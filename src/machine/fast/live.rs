@@ -32,13 +32,18 @@ use crate::machine::code::*;
 use super::compile::NONE;
 
 /// Slots added to the parent node's: all slots below `below`, and `n`
-/// slots from `first` in [`Liveness::slots`].
+/// slots from `first` in [`Liveness::slots`]. With `small`, the whole set
+/// (this node's and its ancestors') is the bits of `live`: every slot in
+/// it is below 64, as nearly all are, and [`Liveness::restrict`] clears
+/// the others from the mask without walking the nodes.
 #[derive(Clone, Copy, Debug)]
 struct Node {
     parent: u32,
     below: u32,
     first: u32,
     n: u32,
+    small: bool,
+    live: u64,
 }
 
 /// The liveness tables of a program (see the module doc).
@@ -131,11 +136,23 @@ impl Liveness {
         }
         let first = self.slots.len() as u32;
         self.slots.extend_from_slice(slots);
+        // The set as a mask, when all of it lies below slot 64.
+        let (mut small, mut live) = match self.nodes.get(parent as usize) {
+            Some(p) => (p.small, p.live),
+            None => (true, 0),
+        };
+        small &= below <= 64 && slots.iter().all(|&s| s < 64);
+        if small {
+            live |= if below == 64 { !0 } else { (1u64 << below) - 1 };
+            live |= slots.iter().fold(0, |m, &s| m | 1 << s);
+        }
         self.nodes.push(Node {
             parent,
             below,
             first,
             n: slots.len() as u32,
+            small,
+            live: if small { live } else { 0 },
         });
         (self.nodes.len() - 1) as u32
     }
@@ -154,7 +171,35 @@ impl Liveness {
     }
 
     /// Clear every slot of `env` outside the node `node`'s set.
+    #[inline]
     pub fn restrict(&mut self, node: u32, env: &mut [Value]) {
+        let Some(n) = self.nodes.get(node as usize) else {
+            return;
+        };
+        if !n.small {
+            return self.restrict_walking(node, env);
+        }
+        // The dead slots below 64 one bit at a time (a continuation's
+        // environment has a few), the rest (none are live) at once.
+        let len = env.len();
+        let mut dead = !n.live;
+        if len < 64 {
+            dead &= (1u64 << len) - 1;
+        }
+        while dead != 0 {
+            if let Some(v) = env.get_mut(dead.trailing_zeros() as usize) {
+                *v = Value::Int(0);
+            }
+            dead &= dead - 1;
+        }
+        if let Some(rest) = env.get_mut(64..) {
+            rest.fill(Value::Int(0));
+        }
+    }
+
+    /// [`Liveness::restrict`] for any node: its set walked node by node.
+    #[cold]
+    fn restrict_walking(&mut self, node: u32, env: &mut [Value]) {
         let len = env.len();
         let Some(&n) = self.nodes.get(node as usize) else {
             return;
@@ -212,6 +257,37 @@ mod tests {
         let mut env: Vec<Value> = (0..len).map(|i| Value::Ptr(i as u64 + 1)).collect();
         l.restrict(node, &mut env);
         env.iter().map(|v| matches!(v, Value::Ptr(_))).collect()
+    }
+
+    /// The mask of a small node clears exactly what walking its nodes
+    /// clears, for every node of a program and of synthetic chains whose
+    /// sets reach slot 64 or beyond (walked), and every length around 64.
+    #[test]
+    fn the_mask_clears_what_walking_the_nodes_clears() {
+        let code = code_of(
+            "main = {} \\u {} -> f {1#, 2#}\n\
+             f = {} \\r {x, y} ->\n  case g {x} of\n    z -> case y {} of\n           w -> h {z, w}\n\
+             g = {} \\r {a} -> a {}\n\
+             h = {} \\r {a, b} -> +# {a, b}\n",
+        );
+        let mut l = Liveness::new(&code);
+        let a = l.node(NONE, 0, &[0, 5, 63]);
+        let b = l.node(a, 3, &[40]);
+        let c = l.node(b, 64, &[]);
+        let d = l.node(a, 0, &[64]);
+        let e = l.node(NONE, 65, &[]);
+        let f = l.node(e, 0, &[1]);
+        assert!(l.nodes[a as usize].small && l.nodes[c as usize].small);
+        assert!(!l.nodes[d as usize].small && !l.nodes[f as usize].small);
+        for node in 0..l.nodes.len() as u32 {
+            for len in (0..10).chain(60..70).chain([130]) {
+                let mut by_mask: Vec<Value> = (0..len).map(|i| Value::Ptr(i as u64 + 1)).collect();
+                let mut walked = by_mask.clone();
+                l.restrict(node, &mut by_mask);
+                l.restrict_walking(node, &mut walked);
+                assert_eq!(by_mask, walked, "node {node} len {len}");
+            }
+        }
     }
 
     #[test]

@@ -330,7 +330,12 @@ impl St {
     /// only the environments written since are restricted (the others
     /// were, and their live slots have not changed), and afterwards the
     /// roots that point into the young generation are noted for the next
-    /// visit.
+    /// visit. Only the roots written since can point there: every older
+    /// one pointed to an old or aged closure, and a collection leaves an
+    /// old one old and promotes an aged one (see
+    /// [`Roots::visit_young_roots`]); so a major collection's visit, too,
+    /// looks for young roots only among those written since, not in the
+    /// whole of a deep stack.
     fn visit(&mut self, all: bool, f: &mut dyn FnMut(&mut [Value])) {
         let (low, cs_low) = self.since_last_visit();
         if let Ctl::Enter(v) = &mut self.ctl {
@@ -341,10 +346,9 @@ impl St {
         let is_young = |v: &Value| matches!(*v, Value::Ptr(a) if a < young_end);
         let vals = self.vals.as_mut_slice();
         let mut run = Vec::new();
-        let from = if all {
+        if all {
             f(vals);
             self.young_vals.clear();
-            0
         } else {
             // The older slots left pointing young, below `low` (those
             // above are handed over with the rest): in one run, each kept
@@ -364,9 +368,8 @@ impl St {
             }
             self.young_vals.truncate(kept);
             f(&mut vals[low..]);
-            low
-        };
-        for (i, v) in vals.iter().enumerate().skip(from) {
+        }
+        for (i, v) in vals.iter().enumerate().skip(low) {
             if is_young(v) {
                 self.young_vals.push(i as u32);
             }
@@ -379,33 +382,53 @@ impl St {
         }
         f(&mut self.args);
         // The update frames' closures, in one run: the older frames left
-        // pointing young, then those pushed since (or all).
+        // pointing young, then those pushed since (or all, the older ones
+        // first); put back in the same order.
         let from = if all { 0 } else { cs_low };
         let older = self.young_frames.partition_point(|&i| (i as usize) < from);
         self.young_frames.truncate(older);
+        let older = std::mem::take(&mut self.young_frames);
         run.clear();
-        run.extend(
-            self.young_frames
-                .iter()
-                .map(|&i| self.cs[i as usize])
-                .chain(self.cs[from..].iter().copied())
-                .filter_map(|fr| fr.update().map(Value::Ptr)),
-        );
+        run.reserve(older.len() + (self.cs.len() - from));
+        for &i in &older {
+            run.extend(self.cs[i as usize].update().map(Value::Ptr));
+        }
+        for fr in &self.cs[from..] {
+            if fr.kind == UPDATE {
+                run.push(Value::Ptr(fr.len as Addr | (fr.extra as Addr) << 32));
+            }
+        }
         f(&mut run);
         let mut moved = run.iter();
-        let older = std::mem::take(&mut self.young_frames);
-        let frames = older.iter().map(|&i| i as usize).chain(from..self.cs.len());
-        for i in frames {
-            let fr = &mut self.cs[i];
-            if fr.update().is_none() {
-                continue;
-            }
-            if let Some(&Value::Ptr(b)) = moved.next() {
-                fr.len = b as u32;
-                fr.extra = (b >> 32) as u32;
-                if b < young_end {
-                    self.young_frames.push(i as u32);
+        let mut put_back = |fr: &mut Frame| -> bool {
+            match moved.next() {
+                Some(&Value::Ptr(b)) => {
+                    fr.len = b as u32;
+                    fr.extra = (b >> 32) as u32;
+                    b < young_end
                 }
+                _ => false,
+            }
+        };
+        for &i in &older {
+            let fr = &mut self.cs[i as usize];
+            if fr.kind == UPDATE && put_back(fr) {
+                self.young_frames.push(i);
+            }
+        }
+        // Below `cs_low` (a major collection's older frames), none is
+        // left young.
+        let (unchanged, since) = self.cs[from..].split_at_mut(cs_low.max(from) - from);
+        for fr in unchanged {
+            if fr.kind == UPDATE {
+                let young = put_back(fr);
+                debug_assert!(!young, "an older update frame left young");
+            }
+        }
+        let at = cs_low.max(from);
+        for (k, fr) in since.iter_mut().enumerate() {
+            if fr.kind == UPDATE && put_back(fr) {
+                self.young_frames.push((at + k) as u32);
             }
         }
         self.printer.roots(f);
