@@ -1,9 +1,10 @@
 //! Which slots of the fast engine's environments are live, for the
 //! collector: the roots it hands over are exactly the reference engine's.
 //!
-//! The op loop keeps each environment whole in the value stack: a case
-//! continuation records its frame as it is (no copy, no clearing), and a
-//! return resumes in it. Rule 4's continuation saves only the
+//! The op loop keeps each environment in place in the value stack: a case
+//! continuation records its frame as it is (no copy, no clearing) up to
+//! its highest saved slot ([`Liveness::keep`]; the environments opened
+//! until it returns reuse the slots above), and a return resumes in it. Rule 4's continuation saves only the
 //! alternatives' free variables (`ExprCode::Case::saves`), so the other
 //! slots of a continuation's frame are dead, and so are the slots a
 //! resumed frame held that its alternative does not see. Instead of
@@ -54,6 +55,10 @@ pub(super) struct Liveness {
     /// `saves[e]` for a case `e`: the node of the slots its continuation
     /// saves (`NONE` for other expressions).
     saves: Vec<u32>,
+    /// `keep[e]` for a case `e`: one past the highest slot its
+    /// continuation saves (0 for other expressions), the part of its
+    /// environment the continuation keeps in place (`Frame` in `fast`).
+    keep: Vec<u32>,
     nodes: Vec<Node>,
     slots: Vec<u32>,
     /// Scratch for [`Liveness::restrict`]: one mark per slot.
@@ -69,6 +74,17 @@ impl Liveness {
         let mut l = Liveness {
             scope: vec![ALL; code.exprs.len()],
             saves: vec![NONE; code.exprs.len()],
+            keep: code
+                .exprs
+                .iter()
+                .map(|e| match &e.code {
+                    // `saves` is ascending: its last slot is the highest.
+                    ExprCode::Case { saves, .. } => {
+                        saves.last().map_or(0, |&s| s.saturating_add(1))
+                    }
+                    _ => 0,
+                })
+                .collect(),
             ..Liveness::default()
         };
         let all = l.node(NONE, u32::MAX, &[]);
@@ -168,6 +184,25 @@ impl Liveness {
             Some(&n) if n != NONE => n,
             _ => ALL,
         }
+    }
+
+    /// `keep[e]`: the slots of its environment that the continuation of
+    /// the case `e` keeps in place, one past the highest it saves (0 for
+    /// an expression that is not a case, or not one of the program's).
+    pub fn keep(&self, e: ExprId) -> u32 {
+        self.keep.get(e as usize).copied().unwrap_or(0)
+    }
+
+    /// [`Liveness::keep`] without the bounds check.
+    ///
+    /// # Safety
+    /// `e` is an expression of the program these tables were made for
+    /// (`keep` has one entry per expression).
+    #[inline(always)]
+    pub unsafe fn keep_unchecked(&self, e: ExprId) -> u32 {
+        debug_assert!((e as usize) < self.keep.len());
+        // SAFETY: in range (see above).
+        unsafe { *self.keep.get_unchecked(e as usize) }
     }
 
     /// Clear every slot of `env` outside the node `node`'s set.
@@ -313,6 +348,8 @@ mod tests {
             .copied()
             .find(|&e| matches!(&code.expr(e).code, ExprCode::Case { saves, .. } if saves == &[2]))
             .expect("the inner case saves z alone");
+        // Each keeps its environment up to its highest saved slot.
+        assert_eq!((l.keep(outer), l.keep(inner)), (2, 3));
         // The outer continuation: y only.
         let n = l.saves(outer);
         assert_eq!(live_after(&mut l, n, 4), [false, true, false, false]);

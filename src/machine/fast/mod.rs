@@ -21,16 +21,21 @@
 //! - **Environments** live in one contiguous value stack (`values.rs`), not
 //!   in per-step vectors, above its constant area (the globals' closures and
 //!   the literals): entering a closure (rules 2, 15, 15′) opens a frame at
-//!   the *floor* (the end of the environment of the innermost case
-//!   continuation, or the height saved by the innermost update/restore
+//!   the *floor* (the end of what the innermost case continuation keeps
+//!   of its environment, or the height saved by the innermost update/restore
 //!   frame, whichever is more recent); a case continuation (rule 4) records
 //!   its frame; a return (6–8, 11–13) resumes in that frame and drops
 //!   everything above it. A scrutinee that binds variables runs in a copy of
 //!   the frame (so what it binds is not kept alive by the continuation, as
 //!   in the reference engine); one that only reads atoms runs in the frame
 //!   itself. The continuation saves only its alternatives' free variables:
-//!   the frame stays whole, and its other slots are dead, which the
-//!   collector is told when it runs (`live.rs`), so no step pays for them.
+//!   its other slots are dead, which the collector is told when it runs
+//!   (`live.rs`), so no step pays for them. It keeps its frame in place
+//!   only up to its highest saved slot, which is its floor ("Floors" at
+//!   `Frame`): the environments opened until it returns (a scrutinee's
+//!   copy too) reuse the slots above, and the return opens the frame to
+//!   its length again, where the alternative binds what it reads beyond
+//!   the saved slots.
 //! - **One control stack** holds the paper's return stack and update stack
 //!   (`Frame`): "`rs` empty" is "the top entry is not a continuation".
 //! - **Returned constructor fields** go to one reused buffer when the rule
@@ -106,14 +111,31 @@ enum Ctl {
 /// one, innermost last: "`rs` empty" is "no continuation above the top
 /// frame", that is, the top entry is not a continuation. 24 bytes; heights
 /// are `u32` ([`Machine::check_stack`] keeps them below [`MAX_HEIGHT`]).
+///
+/// # Floors
+///
+/// The floor while an entry is on top (the height of `vals` below which
+/// environments are live, where the next environment opens) is, for an
+/// update or restore frame, its `base`: the floor when it was pushed, so
+/// such a frame does not move it. For a continuation it is `base + keep`,
+/// `keep` being one past the highest slot it saves
+/// ([`live::Liveness::keep`]): the slots of its environment above those
+/// are dead until the return (its alternatives read only saved slots and
+/// the ones they bind), so the environments opened meanwhile reuse them,
+/// and the return opens the environment to its length again. Every
+/// entry's `base` is the floor of the entry below it (of the constant
+/// area for the lowest): a frame saves the floor, and a continuation is
+/// pushed in an environment opened at the floor (a scrutinee's copy too)
+/// or resumed there. So popping an entry makes its `base` the floor
+/// ([`Machine::retop_after_pop`]), and only a push needs `keep`.
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     /// A continuation's `case` expression, or [`UPDATE`] or [`RESTORE`].
     kind: u32,
-    /// A continuation: its environment `vals[base..base + len]`, whole
-    /// (the slots it does not save are dead: see `live.rs`). An update or
-    /// restore frame: the height of `vals` that stays live while it is on
-    /// the stack.
+    /// A continuation: its environment `vals[base..base + len]`, which
+    /// the return resumes in. An update or restore frame: the height of
+    /// `vals` that stays live while it is on the stack. Either way the
+    /// floor of the entry below (see "Floors" above).
     base: u32,
     /// A continuation: its environment's length. An update frame: the
     /// low half of the closure to update's address.
@@ -181,21 +203,21 @@ impl Frame {
         (self.kind == UPDATE).then_some(self.len as Addr | (self.extra as Addr) << 32)
     }
 
-    /// The height of `vals` below which environments stay live while this
-    /// is the top entry: the end of a continuation's environment, or what
-    /// a frame saved.
+    /// The floor while this is the top entry (see "Floors" above), for
+    /// a continuation that keeps `keep` slots.
     #[inline(always)]
-    fn floor(&self) -> usize {
+    fn floor(&self, keep: u32) -> usize {
         if self.is_cont() {
-            self.cont_floor()
+            self.base as usize + keep as usize
         } else {
             self.base as usize
         }
     }
 
-    /// [`Frame::floor`] of a continuation.
+    /// The end of a continuation's environment, where its return puts
+    /// the top of `vals` again.
     #[inline(always)]
-    fn cont_floor(&self) -> usize {
+    fn cont_end(&self) -> usize {
         debug_assert!(self.is_cont());
         self.base as usize + self.len as usize
     }
@@ -272,7 +294,7 @@ impl St {
         // above `low`.
         let mut first = self.cs.len();
         for (i, fr) in self.cs.iter().enumerate().rev() {
-            if fr.is_cont() && fr.floor() <= low {
+            if fr.is_cont() && fr.floor(self.live.keep(fr.kind)) <= low {
                 break;
             }
             first = i;
@@ -288,7 +310,9 @@ impl St {
             if i == last && eval.is_some() && base == env_base {
                 continue;
             }
-            let end = (base + fr.len as usize).min(top);
+            // Only the slots it keeps: those above are the environments
+            // opened since (its saved slots are all below `keep`).
+            let end = fr.floor(self.live.keep(fr.kind)).min(top);
             if base < end {
                 let node = self.live.saves(fr.kind);
                 self.live.restrict(node, &mut vals[base..end]);
@@ -532,10 +556,11 @@ pub struct Machine<'a, const PROF: bool> {
     sources: &'a SourceMap,
     heap: Heap,
     s: St,
-    /// The control stack's top entry, kept by [`Machine::retop`] at each
-    /// push and pop: is it a case continuation, the height of `vals` below
-    /// which environments are live, and the argument-stack height it
-    /// saved.
+    /// The control stack's top entry, kept at each push
+    /// ([`Machine::push_frame`], [`Machine::push_cont_frame`]) and pop
+    /// ([`Machine::retop_after_pop`]): is it a case continuation, the
+    /// height of `vals` below which environments are live (the floor),
+    /// and the argument-stack height it saved.
     top_cont: bool,
     top_floor: usize,
     top_as: usize,
@@ -931,29 +956,33 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     }
 
     /// Recompute the cached top (`top_cont`, `top_floor`, `top_as`) from
-    /// the control stack's top entry.
+    /// the control stack's top entry, after the entry above it, whose
+    /// `base` was `popped_base`, was popped: that `base` is the new top's
+    /// floor (see "Floors" at [`Frame`]).
     #[inline(always)]
-    fn retop(&mut self) {
+    fn retop_after_pop(&mut self, popped_base: u32) {
+        self.top_floor = popped_base as usize;
         match self.s.cs.last() {
             Some(f) => {
                 self.top_cont = f.is_cont();
-                self.top_floor = f.floor();
                 self.top_as = f.as_height as usize;
+                debug_assert_eq!(self.top_floor, f.floor(self.s.live.keep(f.kind)));
             }
             None => {
                 self.top_cont = false;
-                self.top_floor = self.const_top;
                 self.top_as = 0;
+                debug_assert_eq!(self.top_floor, self.const_top);
             }
         }
     }
 
-    /// Push an entry on the control stack, which becomes the top.
+    /// Push an update or restore frame, which becomes the top; its `base`
+    /// is the floor, which it leaves as it is.
     #[inline(always)]
     fn push_frame(&mut self, f: Frame) {
+        debug_assert!(!f.is_cont() && f.base as usize == self.top_floor);
         self.cs_words += f.words();
-        self.top_cont = f.is_cont();
-        self.top_floor = f.floor();
+        self.top_cont = false;
         self.top_as = f.as_height as usize;
         self.s.cs.push(f);
     }
@@ -1084,7 +1113,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         if len < self.s.cs_low {
             self.s.cs_low = len;
         }
-        self.retop();
+        self.retop_after_pop(cont.base);
         self.cs_words -= cont.cont_words();
         if PROF {
             self.pend_calls += 1;
@@ -1093,7 +1122,9 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         self.at = cont.kind;
         self.env_base = cont.base as usize;
         self.env_len = cont.len as usize;
-        self.s.vals.truncate(cont.cont_floor());
+        // The top back at the environment's end: the slots above what it
+        // kept are dead, and the alternative binds before it reads them.
+        self.s.vals.reopen(cont.cont_end());
     }
 
     /// Push the case continuation of rule 4 for the case `e` (no step).
@@ -1106,6 +1137,9 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         // SAFETY: `e` is an expression, and `case_alts` has one entry per
         // expression (`Compiled::verify`).
         let alts = unsafe { self.k.case_alts(e) };
+        // SAFETY: `e` is an expression, and `keep` has one entry per
+        // expression (`Liveness::new`).
+        let keep = unsafe { self.s.live.keep_unchecked(e) };
         let cont = Frame::cont(
             e,
             alts,
@@ -1114,7 +1148,20 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             self.s.args.len(),
             self.cc,
         );
-        self.push_frame(cont);
+        self.push_cont_frame(cont, keep);
+    }
+
+    /// Push the continuation `cont`, which keeps `keep` slots of its
+    /// environment, opened at the floor (see "Floors" at [`Frame`]).
+    #[inline(always)]
+    fn push_cont_frame(&mut self, cont: Frame, keep: u32) {
+        debug_assert!(cont.is_cont() && cont.base as usize == self.top_floor);
+        debug_assert_eq!(keep, self.s.live.keep(cont.kind));
+        self.cs_words += cont.cont_words();
+        self.top_cont = true;
+        self.top_floor = cont.base as usize + keep as usize;
+        self.top_as = cont.as_height as usize;
+        self.s.cs.push(cont);
     }
 
     /// Push the restore frame of flat mode's rule `scc` (no step).
@@ -1142,7 +1189,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         if len < self.s.cs_low {
             self.s.cs_low = len;
         }
-        self.retop();
+        self.retop_after_pop(f.base);
         self.cs_words -= f.words();
         self.cc = f.cc;
     }
@@ -1355,7 +1402,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         self.s.args.clear();
         self.s.cs.clear();
         self.s.cs_low = 0;
-        self.retop();
+        self.retop_after_pop(self.const_top as u32);
         self.s.vals.truncate(self.const_top);
         self.env_base = self.const_top;
         self.env_len = 0;
@@ -1396,4 +1443,42 @@ fn read_tsc() -> u64 {
     use std::sync::OnceLock;
     static START: OnceLock<Instant> = OnceLock::new();
     START.get_or_init(Instant::now).elapsed().as_nanos() as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `sum {n#}` nests `n` continuations of `case sum {m#} of r# -> +#
+    /// {n#, r#}` (environment `n#`, `m#`, `r#`), each saving `n#` alone.
+    const DEEP: &str = r"main = {} \u {} -> case sum {20000#} of r# -> I# {r#}
+sum = {} \r {n#} ->
+  case n# of
+    0# -> 0#
+    default -> case -# {n#, 1#} of
+                 m# -> case sum {m#} of
+                         r# -> +# {n#, r#}
+";
+
+    #[test]
+    fn a_continuation_keeps_its_environment_only_up_to_its_highest_saved_slot() {
+        let mut sources = SourceMap::new();
+        let loaded = crate::stg::load::load(&mut sources, &[("t.stg".into(), DEEP.into())], false)
+            .unwrap_or_else(|d| panic!("{d:?}"));
+        let code = crate::machine::lower::lower(&loaded.program).unwrap();
+        let options = RunOptions::default();
+        let mut m = Machine::<false>::new(&code, &sources, &options);
+        let mut out = Vec::new();
+        m.run(&mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap().trim(), "200010000");
+        // One slot a level (`n#`), not the environment's three: the
+        // highest the value stack has been is about 20,000 slots (60,000
+        // when a continuation kept its whole environment); the area
+        // keeps `room` and a little more past it.
+        let high = m.s.vals.area_len() - m.k.max_env;
+        assert!(
+            (20_000..25_000).contains(&high),
+            "value stack's high-water mark {high}"
+        );
+    }
 }

@@ -101,7 +101,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                             );
                             if binds {
                                 let (b, n) = (self.env_base, self.env_len);
-                                self.env_base = self.s.vals.copy_env(b, n);
+                                self.env_base = self.s.vals.copy_env(b, n, self.floor());
                             }
                             self.s.ctl = Ctl::Eval(*scrut);
                             self.steps += 1;

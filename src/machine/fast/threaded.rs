@@ -487,7 +487,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         // SAFETY: `pc` is an expression.
         unsafe { self.push_cont(pc) };
         if copy {
-            self.env_base = self.s.vals.copy_env(b, n);
+            self.env_base = self.s.vals.copy_env(b, n, self.floor());
         }
         self.steps += 1;
         Some(scrut)
@@ -895,8 +895,12 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         let as_height = self.s.args.len();
         let (base, len) = (self.env_base, self.env_len);
         let cont = Frame::cont(pc, alts, base, len, as_height, self.cc);
-        // The thunk's environment opens at the continuation's floor.
-        let env_top = cont.floor();
+        // The thunk's environment opens at the continuation's floor (see
+        // "Floors" at `Frame`).
+        debug_assert_eq!(base, self.top_floor);
+        // SAFETY: `pc` is an expression, and `keep` has one entry per
+        // expression (`Liveness::new`).
+        let env_top = base + unsafe { self.s.live.keep_unchecked(pc) } as usize;
         let frame = Frame::update_or_restore(update.then_some(a), env_top, as_height, self.cc);
         self.cs_words += cont.words() + frame.words();
         self.top_cont = false;

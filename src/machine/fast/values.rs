@@ -11,12 +11,14 @@
 //! The area always holds [`ValueStack::room`] slots past the highest top
 //! the stack has had (`open` grows it so, and nothing shrinks it). Every
 //! environment base the machine holds was at most the top when it was
-//! made (an environment is opened at the floor, a scrutinee's copy at the
-//! top, a continuation keeps its environment's base), so `base + slot` is
-//! inside the area for every slot below `room`, which the op loop sets to
-//! the largest environment it runs in (`Compiled::max_env`, above every
-//! slot its verified tables name): [`ValueStack::get`] and
-//! [`ValueStack::set`] index without a bounds check on that ground.
+//! made (an environment is opened at the floor, a scrutinee's copy at its
+//! continuation's floor, a continuation keeps its environment's base), so
+//! `base + slot` is inside the area for every slot below `room`, which the
+//! op loop sets to the largest environment it runs in (`Compiled::max_env`,
+//! above every slot its verified tables name): [`ValueStack::get`] and
+//! [`ValueStack::set`] index without a bounds check on that ground, and
+//! [`ValueStack::reopen`] puts the top back at a continuation's
+//! environment's end without growing the area.
 
 use crate::gc::Value;
 
@@ -91,6 +93,13 @@ impl ValueStack {
         unsafe { *self.area.get_unchecked_mut(i) = v }
     }
 
+    /// The slots the area holds: the highest top so far, `room` and a
+    /// little more (see [`ValueStack::grow`]).
+    #[cfg(test)]
+    pub fn area_len(&self) -> usize {
+        self.area.len()
+    }
+
     /// The height of the stack.
     #[inline(always)]
     pub fn len(&self) -> usize {
@@ -101,6 +110,19 @@ impl ValueStack {
     #[inline(always)]
     pub fn truncate(&mut self, n: usize) {
         self.top = self.top.min(n);
+    }
+
+    /// The stack with its top at `end`, the end of an environment whose
+    /// base the machine holds (a continuation's, at its return): what was
+    /// above is dropped, and the slots below `end` that were above the
+    /// top come back with the values they last had (dead ones: the
+    /// alternative that runs there binds them before it reads them, and
+    /// the collector clears them). No growth: `end` is within the room
+    /// past the high-water mark (see the module doc).
+    #[inline(always)]
+    pub fn reopen(&mut self, end: usize) {
+        debug_assert!(end <= self.area.len());
+        self.top = end;
     }
 
     /// The stack with its top at `base + size`: the slots `base..base +
@@ -139,15 +161,16 @@ impl ValueStack {
         self.open(base, from.len()).copy_from_slice(from);
     }
 
-    /// Copy the environment `self[from..from + n]` just above itself (a
-    /// scrutinee's copy), dropping what was above it; returns the copy's
-    /// base, `from + n`.
+    /// Copy the environment `self[from..from + n]` to `to` (a scrutinee's
+    /// copy, at its continuation's floor, `from <= to`), dropping what was
+    /// above it; returns the copy's base, `to`. The slots of the original
+    /// from `to` on are overwritten: the continuation does not keep them.
     #[inline]
-    pub fn copy_env(&mut self, from: usize, n: usize) -> usize {
-        let base = from + n;
-        self.open(base, n);
-        self.area.copy_within(from..base, base);
-        base
+    pub fn copy_env(&mut self, from: usize, n: usize, to: usize) -> usize {
+        debug_assert!(from <= to);
+        self.open(to, n);
+        self.area.copy_within(from..from + n, to);
+        to
     }
 
     /// The stack, bottom first.
@@ -206,7 +229,7 @@ mod tests {
         s.truncate(0);
         // Lowering the top gives nothing back.
         assert!(s.area.len() >= 2010 + 1000);
-        assert_eq!(s.copy_env(0, 0), 0);
+        assert_eq!(s.copy_env(0, 0, 0), 0);
     }
 
     #[test]
@@ -216,9 +239,22 @@ mod tests {
         let env = s.open(2, 3);
         env.copy_from_slice(&[Value::Int(3), Value::Int(4), Value::Int(5)]);
         assert_eq!(s.len(), 5);
-        assert_eq!(s.copy_env(2, 3), 5);
+        assert_eq!(s.copy_env(2, 3, 5), 5);
         assert_eq!(s.len(), 8);
         assert_eq!(s[5..8], [Value::Int(3), Value::Int(4), Value::Int(5)]);
+        // A copy at a floor inside the original overlaps what the
+        // continuation does not keep.
+        assert_eq!(s.copy_env(5, 3, 6), 6);
+        assert_eq!(s.len(), 9);
+        assert_eq!(
+            s[5..9],
+            [Value::Int(3), Value::Int(3), Value::Int(4), Value::Int(5)]
+        );
+        // A return opens its environment again to its end.
+        s.truncate(6);
+        s.reopen(9);
+        assert_eq!(s.len(), 9);
+        s.truncate(8);
         s.truncate(9);
         assert_eq!(s.len(), 8);
         s.truncate(1);
