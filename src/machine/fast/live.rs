@@ -288,6 +288,13 @@ mod tests {
         crate::machine::lower::lower(&loaded.program).unwrap()
     }
 
+    /// f's slots: x 0, y 1, z 2 (the default's binder), w 3; two nested
+    /// cases, the outer saving y alone.
+    const TWO_CASES: &str = "main = {} \\u {} -> f {1#, 2#}\n\
+         f = {} \\r {x, y} ->\n  case g {x} of\n    z -> case y {} of\n           w -> h {z, w}\n\
+         g = {} \\r {a} -> a {}\n\
+         h = {} \\r {a, b} -> +# {a, b}\n";
+
     fn live_after(l: &mut Liveness, node: u32, len: usize) -> Vec<bool> {
         let mut env: Vec<Value> = (0..len).map(|i| Value::Ptr(i as u64 + 1)).collect();
         l.restrict(node, &mut env);
@@ -299,12 +306,7 @@ mod tests {
     /// sets reach slot 64 or beyond (walked), and every length around 64.
     #[test]
     fn the_mask_clears_what_walking_the_nodes_clears() {
-        let code = code_of(
-            "main = {} \\u {} -> f {1#, 2#}\n\
-             f = {} \\r {x, y} ->\n  case g {x} of\n    z -> case y {} of\n           w -> h {z, w}\n\
-             g = {} \\r {a} -> a {}\n\
-             h = {} \\r {a, b} -> +# {a, b}\n",
-        );
+        let code = code_of(TWO_CASES);
         let mut l = Liveness::new(&code);
         let a = l.node(NONE, 0, &[0, 5, 63]);
         let b = l.node(a, 3, &[40]);
@@ -327,13 +329,7 @@ mod tests {
 
     #[test]
     fn a_continuation_keeps_only_what_its_alternatives_read() {
-        // f's slots: x 0, y 1, z 2 (the default's binder), w 3.
-        let code = code_of(
-            "main = {} \\u {} -> f {1#, 2#}\n\
-             f = {} \\r {x, y} ->\n  case g {x} of\n    z -> case y {} of\n           w -> h {z, w}\n\
-             g = {} \\r {a} -> a {}\n\
-             h = {} \\r {a, b} -> +# {a, b}\n",
-        );
+        let code = code_of(TWO_CASES);
         let mut l = Liveness::new(&code);
         let cases: Vec<ExprId> = (0..code.exprs.len() as u32)
             .filter(|&e| matches!(code.expr(e).code, ExprCode::Case { .. }))
