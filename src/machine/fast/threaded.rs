@@ -579,12 +579,15 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         if self.steps + 10 >= op_end {
             return None;
         }
-        // SAFETY: a verified shape.
-        let sh = *unsafe { self.k.int_fn(f) };
         // The three `case`s check the same (nothing is pushed between).
         if !self.fits(self.env_len + 3) {
             return None;
         }
+        // The shape in place, each field read where it is needed: most
+        // calls that do not fire stop at the first argument (a thunk), and
+        // a copy of the whole shape up front went through the stack frame.
+        // SAFETY: a verified shape.
+        let sh = unsafe { self.k.int_fn(f) };
         // The arguments, as the two `CaseVar`s read them (the first binds
         // neither slot 1 nor the second's slot: `IntFn`).
         // SAFETY: the operands of the body's verified `CaseVar`s.
@@ -605,6 +608,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         else {
             return None;
         };
+        let (s1, s2, e3) = (sh.s1, sh.s2, sh.e3);
         // It fires.
         if PROF {
             self.heap.used(a);
@@ -614,13 +618,13 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         }
         // SAFETY: verified slots (the shape's, the default binder).
         unsafe {
-            self.set_local(sh.s1, x);
-            self.set_local(sh.s2, y);
+            self.set_local(s1, x);
+            self.set_local(s2, y);
             if let Some(slot) = bind {
                 self.set_local(slot, Value::Int(r));
             }
         }
-        self.at = sh.e3;
+        self.at = e3;
         self.steps += 13;
         Some(body)
     }
