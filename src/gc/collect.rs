@@ -121,6 +121,7 @@ impl Heap {
             aged: aged_to..aged_to + self.survivor,
             age_from: young.saturating_sub(self.age_window),
             remembered: Vec::new(),
+            shrink_black_holes: !self.keeps_black_hole_sizes,
         };
         roots.visit_young_roots(&mut |vs| ev.evacuate_all(vs));
         for &r in &self.remembered {
@@ -195,6 +196,7 @@ impl Heap {
             aged: aged_to..aged_end,
             age_from: young.saturating_sub(self.age_window),
             remembered: Vec::new(),
+            shrink_black_holes: !self.keeps_black_hole_sizes,
         };
         roots.visit_roots(&mut |vs| ev.evacuate_all(vs));
         ev.scan(to, aged_to);
@@ -323,6 +325,9 @@ struct Evacuation<'h> {
     age_from: usize,
     /// Old words found pointing to closures aged by this collection.
     remembered: Vec<Addr>,
+    /// Copy black holes and entered `\s` closures as closures of no
+    /// payload ([`Heap::keep_black_hole_sizes`] clears it).
+    shrink_black_holes: bool,
 }
 
 impl Evacuation<'_> {
@@ -352,6 +357,8 @@ impl Evacuation<'_> {
     fn evacuate(&mut self, a: Addr) -> Addr {
         const IND: u64 = Tag::Ind as u64;
         const FORWARD: u64 = Tag::Forward as u64;
+        const BLACK_HOLE: u64 = Tag::BlackHole as u64;
+        const _: () = assert!(Tag::Entered as u64 == BLACK_HOLE + 1);
         let mut a = a as usize;
         let mut w = 0;
         // Short-circuit indirections (bounded walk), but not from one
@@ -382,7 +389,19 @@ impl Evacuation<'_> {
             t if !(1..FORWARD).contains(&t) => return a as Addr,
             _ => {}
         }
-        let size = closure_words(((w >> 8) & 0xff_ffff) as usize);
+        let n = ((w >> 8) & 0xff_ffff) as usize;
+        // A black hole or an entered `\s` closure is copied as a closure
+        // of no payload (3 words, room for its later update's
+        // indirection): its payload is dead (the environment evaluating
+        // it holds its free variables, `Heap::blackhole`), its pointer
+        // bits clear. Not when the heap keeps their sizes (censuses).
+        let t = w & 0xff;
+        let small_hole = self.shrink_black_holes && t.wrapping_sub(BLACK_HOLE) < 2 && n > 1;
+        let size = if small_hole {
+            closure_words(0)
+        } else {
+            closure_words(n)
+        };
         let new;
         if a < self.young_end && a >= self.age_from && self.aged_free + size <= self.aged.end {
             // A recent nursery closure's first survival: aged.
@@ -399,8 +418,19 @@ impl Evacuation<'_> {
             }
             self.free += size;
         }
-        copy_words(self.mem, a, new, size);
-        copy_bits(self.bits, a, new, size);
+        if small_hole {
+            debug_assert!(
+                (a + 2..a + 2 + n).all(|i| self.bits[i / 64] >> (i % 64) & 1 == 0),
+                "a black hole's payload holds no pointer"
+            );
+            copy_words(self.mem, a, new, size);
+            // Its info word with no payload words (so that walks step
+            // over the 3 words it takes); no pointer bits to copy.
+            self.mem[new] = w & !(0xff_ffff << 8);
+        } else {
+            copy_words(self.mem, a, new, size);
+            copy_bits(self.bits, a, new, size);
+        }
         // Forwarded: keep the size (n), clear the index.
         self.mem[a] = (w & 0xff_ff_ff_00) | FORWARD;
         self.mem[a + 2] = new as u64;

@@ -18,6 +18,12 @@
 //! constructor id (constructor values); for a partial application `n` counts
 //! the function and its arguments.
 //!
+//! A black hole or an entered `\s` closure keeps the size it was allocated
+//! with until a collection copies it: its payload is dead, so the copy is
+//! of its two header words and one payload word (`n = 0`: room for the
+//! indirection of its update), unless the heap keeps black holes' sizes for
+//! heap censuses ([`Heap::keep_black_hole_sizes`]).
+//!
 //! # Exact pointers
 //!
 //! The language is untyped: a payload word may hold an `Int#` or a pointer.
@@ -334,6 +340,9 @@ pub struct Heap {
     stress_count: u64,
     /// Every collection is major ([`Heap::collect_majors_only`]).
     majors_only: bool,
+    /// Black holes keep their size when copied
+    /// ([`Heap::keep_black_hole_sizes`]).
+    keeps_black_hole_sizes: bool,
     /// The limit in force, in bytes, for messages.
     limit_bytes: u64,
     /// Where a default limit came from, for messages (`None`: a flag).
@@ -461,6 +470,7 @@ impl Heap {
             unscanned_from: usize::MAX,
             stress_count: 0,
             majors_only: false,
+            keeps_black_hole_sizes: false,
             limit_bytes,
             default_of,
             stats: HeapStats::default(),
@@ -476,7 +486,19 @@ impl Heap {
     /// closures that died.
     pub fn keep_biographies(&mut self) {
         self.majors_only = true;
+        self.keeps_black_hole_sizes = true;
         self.biographies = Some(Box::new(Biographies::new(self.mem.len())));
+    }
+
+    /// Copy black holes (and entered `\s` closures) at their full size
+    /// from now on, for a run that takes heap censuses: a census counts a
+    /// thunk under evaluation at the size it was allocated with
+    /// (docs/DECISIONS.md, "A black hole keeps its size"). Otherwise a
+    /// collection copies one as a closure of no payload (3 words), as its
+    /// payload is dead; nothing else a program can observe changes, but
+    /// the bytes copied and the residency count the smaller copies.
+    pub fn keep_black_hole_sizes(&mut self) {
+        self.keeps_black_hole_sizes = true;
     }
 
     /// Take the closures' biographies out of the heap (to read the heap
@@ -978,7 +1000,9 @@ impl Heap {
     /// generation's, each in allocation order: `(address, info,
     /// cost-centre word)`.
     /// Overwritten closures keep their size (an indirection or black hole
-    /// keeps `n`), so the walk is exact. Right after a major collection
+    /// keeps `n`; a black hole copied by a collection is copied with
+    /// `n = 0` unless the heap keeps black holes' sizes, and an indirection
+    /// over it keeps that), so the walk is exact. Right after a major collection
     /// ([`Heap::collect`]) only live closures are present: that is a census
     /// of the live heap (for heap profiles). Indirections are visited too;
     /// skip them.

@@ -372,6 +372,61 @@ fn a_promoted_closure_keeps_the_closure_aged_with_it() {
     assert_eq!(h.stats.gens[1].collections, 0, "minor collections only");
 }
 
+/// A black hole (or an entered `\s` closure) of 5 words is copied as one
+/// of 3 (its payload is dead: its pointer bits were cleared), by a minor
+/// collection (aged) and again by a major one (promoted), keeping its tag,
+/// lambda and cost centre; the walk steps over it exactly, and its update
+/// overwrites the copy with an indirection. A heap that keeps black
+/// holes' sizes (for censuses) copies it whole.
+#[test]
+fn black_holes_are_copied_small_unless_their_sizes_are_kept() {
+    for keep in [false, true] {
+        for tag in [Tag::BlackHole, Tag::Entered] {
+            let mut h = Heap::new(64 << 20);
+            if keep {
+                h.keep_black_hole_sizes();
+            }
+            let mut r = R(vec![]);
+            h.reserve(20, false, &mut r).unwrap();
+            let leaf = h.alloc(con(1), 0, &[Value::Int(5)]).unwrap();
+            let lambda = Info {
+                tag: Tag::Lambda,
+                n: 3,
+                index: 7,
+            };
+            let free = [Value::Ptr(leaf), Value::Int(1), Value::Ptr(leaf)];
+            let thunk = h.alloc(lambda, 9, &free).unwrap();
+            h.blackhole(thunk, tag);
+            let value = h.alloc(con(1), 4, &[Value::Int(6)]).unwrap();
+            r.0 = vec![Value::Ptr(thunk), Value::Ptr(value)];
+            let words = if keep { 5 } else { 3 };
+            // A minor collection (the first `--gc-stress` reservation):
+            // both aged, the leaf dead.
+            h.reserve(3, true, &mut r).unwrap();
+            assert_eq!(h.stats.gens[0].bytes_copied, (words + 3) * 8);
+            // A major collection: both promoted.
+            h.collect(0, &mut r).unwrap();
+            let (t, v) = (ptr(r.0[0]), ptr(r.0[1]));
+            assert_eq!(space(&h, t), Space::Old);
+            let info = h.info(t).unwrap();
+            assert_eq!((info.tag, info.index, h.cc(t)), (tag, 7, 9));
+            assert_eq!(info.size() as u64, words);
+            assert_eq!(h.used_words() as u64, words + 3);
+            assert_eq!(h.stats.max_residency_bytes, (words + 3) * 8);
+            let mut seen = Vec::new();
+            h.walk(&mut |a, i, cc| seen.push((a, i.tag, cc)));
+            assert_eq!(seen, vec![(t, tag, 9), (v, Tag::Con, 4)]);
+            // Its update: an indirection in the copy's words, removed by
+            // the next collection.
+            h.update_blackhole(t, v);
+            assert_eq!(h.deref(t), v);
+            h.collect(0, &mut r).unwrap();
+            assert_eq!(r.0[0], r.0[1]);
+            assert_eq!(h.used_words(), 3);
+        }
+    }
+}
+
 #[test]
 fn a_request_larger_than_the_nursery_goes_to_the_old_generation() {
     let mut h = Heap::new(64 << 20);

@@ -59,11 +59,16 @@ pub(crate) fn alloc_globals(
 /// or (`None`: an allocation that found no room after a reservation made
 /// it, which cannot happen) the heap's own figures.
 /// The heap of a run: `--max-heap` (or its default), keeping the closures'
-/// biographies when the run's heap profile is by biography.
+/// biographies when the run's heap profile is by biography, and black
+/// holes' sizes when it takes heap censuses.
 pub(crate) fn new_heap(options: &crate::machine::RunOptions) -> Heap {
     let mut heap = Heap::with_limit(&crate::gc::memory_limit::heap_limit(options.max_heap));
     if options.heap_profile == Some(crate::machine::heap_profile::HeapProfileBy::Biography) {
         heap.keep_biographies();
+    }
+    if options.heap_profile.is_some() {
+        // A census counts a black hole at its full size.
+        heap.keep_black_hole_sizes();
     }
     heap
 }
