@@ -122,7 +122,8 @@ impl Heap {
             age_from: young.saturating_sub(self.age_window),
             remembered: Vec::new(),
             shrink_black_holes: !self.keeps_black_hole_sizes,
-        };
+        }
+        .within_the_heap();
         roots.visit_young_roots(&mut |vs| ev.evacuate_all(vs));
         for &r in &self.remembered {
             ev.scan_closure(r as usize);
@@ -197,7 +198,8 @@ impl Heap {
             age_from: young.saturating_sub(self.age_window),
             remembered: Vec::new(),
             shrink_black_holes: !self.keeps_black_hole_sizes,
-        };
+        }
+        .within_the_heap();
         roots.visit_roots(&mut |vs| ev.evacuate_all(vs));
         ev.scan(to, aged_to);
         let aged_free = ev.aged_free;
@@ -331,6 +333,16 @@ struct Evacuation<'h> {
 }
 
 impl Evacuation<'_> {
+    /// This collection, once its to-spaces are known to lie in the heap's
+    /// region (what lets `evacuate` copy without bounds checks).
+    fn within_the_heap(self) -> Self {
+        assert!(
+            self.end <= self.mem.len() && self.aged.end <= self.mem.len(),
+            "a to-space past the heap's end"
+        );
+        self
+    }
+
     /// Is `a` in a space being collected?
     #[inline(always)]
     fn collected(&self, a: usize) -> bool {
@@ -402,6 +414,11 @@ impl Evacuation<'_> {
         } else {
             closure_words(n)
         };
+        if a + size > self.mem.len() {
+            // Cannot happen: closures lie within the heap.
+            debug_assert!(false, "a closure past the heap's end");
+            return a as Addr;
+        }
         let new;
         if a < self.young_end && a >= self.age_from && self.aged_free + size <= self.aged.end {
             // A recent nursery closure's first survival: aged.
@@ -409,31 +426,42 @@ impl Evacuation<'_> {
             self.aged_free += size;
         } else {
             new = self.free;
-            if new + size > self.end || a + size > self.mem.len() {
+            if new + size > self.end {
                 // Cannot happen: the nursery's limit keeps room in the old
                 // generation for all that is young, and an old space for
-                // all that is live; closures lie within the heap.
+                // all that is live.
                 debug_assert!(false, "to-space overflow");
                 return a as Addr;
             }
             self.free += size;
         }
+        debug_assert!(
+            a + size <= new || new + size <= a,
+            "from- and to-space overlap"
+        );
+        // SAFETY: `a + size <= mem.len()` (checked above); `new + size`
+        // is at most `aged.end` or `end`, both within `mem`
+        // (`Evacuation::new`); a closure being collected does not lie in
+        // the space it is copied to (asserted above).
+        unsafe { copy_words(self.mem, a, new, size) };
         if small_hole {
             debug_assert!(
                 (a + 2..a + 2 + n).all(|i| self.bits[i / 64] >> (i % 64) & 1 == 0),
                 "a black hole's payload holds no pointer"
             );
-            copy_words(self.mem, a, new, size);
             // Its info word with no payload words (so that walks step
             // over the 3 words it takes); no pointer bits to copy.
             self.mem[new] = w & !(0xff_ffff << 8);
         } else {
-            copy_words(self.mem, a, new, size);
             copy_bits(self.bits, a, new, size);
         }
         // Forwarded: keep the size (n), clear the index.
-        self.mem[a] = (w & 0xff_ff_ff_00) | FORWARD;
-        self.mem[a + 2] = new as u64;
+        debug_assert!(a + 2 < self.mem.len());
+        // SAFETY: `a + 2 < a + size <= mem.len()` (checked above).
+        unsafe {
+            *self.mem.get_unchecked_mut(a) = (w & 0xff_ff_ff_00) | FORWARD;
+            *self.mem.get_unchecked_mut(a + 2) = new as u64;
+        }
         new as Addr
     }
 
@@ -467,14 +495,17 @@ impl Evacuation<'_> {
             let shift = scan % 64;
             let take = (64 - shift).min(free - scan);
             let window = if take == 64 { !0 } else { (1u64 << take) - 1 };
-            let bits = (self.bits[scan / 64] >> shift) & window;
-            if bits == 0 {
-                scan += take;
-                continue;
+            // The window's pointer words, one after the other. Its bits
+            // are read once: an evacuation copies to `free` or beyond
+            // (past the window, which ends by `free`) and sets bits only
+            // there, so none in the window changes meanwhile.
+            let mut bits = (self.bits[scan / 64] >> shift) & window;
+            while bits != 0 {
+                let i = scan + bits.trailing_zeros() as usize;
+                self.evacuate_word(i, old);
+                bits &= bits - 1;
             }
-            let i = scan + bits.trailing_zeros() as usize;
-            self.evacuate_word(i, old);
-            scan = i + 1;
+            scan += take;
         }
     }
 
@@ -513,26 +544,30 @@ impl Evacuation<'_> {
 }
 
 /// Copy a closure's `n` words from `from` to `to`: the small closures
-/// that are nearly all of them a fixed number of words at a time, with
-/// two bounds checks for the closure rather than two a word (`copy_within`
-/// would call `memmove`).
+/// that are nearly all of them a fixed number of words at a time, without
+/// bounds checks (the collector has checked the closure and its room once).
+///
+/// # Safety
+///
+/// `from + n <= mem.len()`, `to + n <= mem.len()`, and the two ranges do
+/// not overlap.
 #[inline(always)]
-fn copy_words(mem: &mut [u64], from: usize, to: usize, n: usize) {
-    match n {
-        3 => copy_fixed::<3>(mem, from, to),
-        4 => copy_fixed::<4>(mem, from, to),
-        5 => copy_fixed::<5>(mem, from, to),
-        6 => copy_fixed::<6>(mem, from, to),
-        _ => mem.copy_within(from..from + n, to),
+unsafe fn copy_words(mem: &mut [u64], from: usize, to: usize, n: usize) {
+    debug_assert!(from + n <= mem.len() && to + n <= mem.len());
+    debug_assert!(from + n <= to || to + n <= from);
+    let base = mem.as_mut_ptr();
+    // SAFETY: both ranges lie in `mem` and do not overlap (the caller's
+    // contract); a constant count is a few moves.
+    unsafe {
+        let (src, dst) = (base.add(from), base.add(to));
+        match n {
+            3 => std::ptr::copy_nonoverlapping(src, dst, 3),
+            4 => std::ptr::copy_nonoverlapping(src, dst, 4),
+            5 => std::ptr::copy_nonoverlapping(src, dst, 5),
+            6 => std::ptr::copy_nonoverlapping(src, dst, 6),
+            _ => std::ptr::copy_nonoverlapping(src, dst, n),
+        }
     }
-}
-
-/// Copy `N` words from `from` to `to`.
-#[inline(always)]
-fn copy_fixed<const N: usize>(mem: &mut [u64], from: usize, to: usize) {
-    let mut words = [0; N];
-    words.copy_from_slice(&mem[from..from + N]);
-    mem[to..to + N].copy_from_slice(&words);
 }
 
 /// Set the bits at `to + i` for every bit set at `from + i`, `i < n` (the
@@ -616,7 +651,8 @@ mod tests {
                 let mut mem: Vec<u64> = (0..48).collect();
                 let mut want = mem.clone();
                 want.copy_within(from..from + n, to);
-                copy_words(&mut mem, from, to, n);
+                // SAFETY: both ranges lie in the 48 words and are apart.
+                unsafe { copy_words(&mut mem, from, to, n) };
                 assert_eq!(mem, want, "n {n} from {from} to {to}");
             }
         }
