@@ -369,8 +369,9 @@ impl Evacuation<'_> {
     fn evacuate(&mut self, a: Addr) -> Addr {
         const IND: u64 = Tag::Ind as u64;
         const FORWARD: u64 = Tag::Forward as u64;
-        const BLACK_HOLE: u64 = Tag::BlackHole as u64;
-        const _: () = assert!(Tag::Entered as u64 == BLACK_HOLE + 1);
+        // The black hole's tags are the two between these.
+        const _: () =
+            assert!(Tag::BlackHole as u64 == IND + 1 && Tag::Entered as u64 + 1 == FORWARD);
         let mut a = a as usize;
         let mut w = 0;
         // Short-circuit indirections (bounded walk), but not from one
@@ -402,26 +403,62 @@ impl Evacuation<'_> {
             _ => {}
         }
         let n = ((w >> 8) & 0xff_ffff) as usize;
-        // A black hole or an entered `\s` closure is copied as a closure
-        // of no payload (3 words, room for its later update's
-        // indirection): its payload is dead (the environment evaluating
-        // it holds its free variables, `Heap::blackhole`), its pointer
-        // bits clear. Not when the heap keeps their sizes (censuses).
-        let t = w & 0xff;
-        let small_hole = self.shrink_black_holes && t.wrapping_sub(BLACK_HOLE) < 2 && n > 1;
-        let size = if small_hole {
-            closure_words(0)
-        } else {
-            closure_words(n)
+        // A black hole or an entered `\s` closure (the tags past `Ind`,
+        // short of `Forward`): copied small, out of line, so that the
+        // other closures pay one compare for it.
+        if w & 0xff > IND && n > 1 && self.shrink_black_holes {
+            return self.evacuate_black_hole(a, w);
+        }
+        let size = closure_words(n);
+        let Some(new) = self.room(a, size) else {
+            return a as Addr;
         };
+        // SAFETY: `a + size` and `new + size` are within `mem`, and the
+        // two do not overlap (`Evacuation::room`).
+        unsafe { copy_words(self.mem, a, new, size) };
+        copy_bits(self.bits, a, new, size);
+        self.forward(a, w, new)
+    }
+
+    /// [`Evacuation::evacuate`] of a black hole or an entered `\s`
+    /// closure `w` at `a` with more than one payload word: copied as a
+    /// closure of no payload (3 words, room for its later update's
+    /// indirection), as its payload is dead (the environment evaluating it
+    /// holds its free variables, `Heap::blackhole`) and has no pointer
+    /// bits. Not when the heap keeps black holes' sizes (censuses).
+    #[inline(never)]
+    fn evacuate_black_hole(&mut self, a: usize, w: u64) -> Addr {
+        let size = closure_words(0);
+        let Some(new) = self.room(a, size) else {
+            return a as Addr;
+        };
+        debug_assert!(
+            (a + 2..a + 2 + ((w >> 8) & 0xff_ffff) as usize)
+                .all(|i| self.bits[i / 64] >> (i % 64) & 1 == 0),
+            "a black hole's payload holds no pointer"
+        );
+        // SAFETY: as in `evacuate`.
+        unsafe { copy_words(self.mem, a, new, size) };
+        // Its info word with no payload words (so that walks step over
+        // the 3 words it takes); no pointer bits to copy.
+        self.mem[new] = w & !(0xff_ffff << 8);
+        self.forward(a, w, new)
+    }
+
+    /// Where the closure at `a` of `size` words goes: a recent nursery
+    /// closure's first survival is aged (if the survivor space has room),
+    /// anything else promoted. `None` only for a corrupt heap. The
+    /// closure and its new place lie within `mem` (to-spaces are within
+    /// it: `Evacuation::within_the_heap`) and do not overlap.
+    #[inline(always)]
+    fn room(&mut self, a: usize, size: usize) -> Option<usize> {
         if a + size > self.mem.len() {
             // Cannot happen: closures lie within the heap.
             debug_assert!(false, "a closure past the heap's end");
-            return a as Addr;
+            return None;
         }
         let new;
         if a < self.young_end && a >= self.age_from && self.aged_free + size <= self.aged.end {
-            // A recent nursery closure's first survival: aged.
             new = self.aged_free;
             self.aged_free += size;
         } else {
@@ -431,7 +468,7 @@ impl Evacuation<'_> {
                 // generation for all that is young, and an old space for
                 // all that is live.
                 debug_assert!(false, "to-space overflow");
-                return a as Addr;
+                return None;
             }
             self.free += size;
         }
@@ -439,25 +476,17 @@ impl Evacuation<'_> {
             a + size <= new || new + size <= a,
             "from- and to-space overlap"
         );
-        // SAFETY: `a + size <= mem.len()` (checked above); `new + size`
-        // is at most `aged.end` or `end`, both within `mem`
-        // (`Evacuation::new`); a closure being collected does not lie in
-        // the space it is copied to (asserted above).
-        unsafe { copy_words(self.mem, a, new, size) };
-        if small_hole {
-            debug_assert!(
-                (a + 2..a + 2 + n).all(|i| self.bits[i / 64] >> (i % 64) & 1 == 0),
-                "a black hole's payload holds no pointer"
-            );
-            // Its info word with no payload words (so that walks step
-            // over the 3 words it takes); no pointer bits to copy.
-            self.mem[new] = w & !(0xff_ffff << 8);
-        } else {
-            copy_bits(self.bits, a, new, size);
-        }
-        // Forwarded: keep the size (n), clear the index.
+        Some(new)
+    }
+
+    /// Leave a forwarding word at `a` (whose info word was `w`) to its
+    /// copy at `new`: its size (n) kept, its index cleared. Returns `new`.
+    #[inline(always)]
+    fn forward(&mut self, a: usize, w: u64, new: usize) -> Addr {
+        const FORWARD: u64 = Tag::Forward as u64;
         debug_assert!(a + 2 < self.mem.len());
-        // SAFETY: `a + 2 < a + size <= mem.len()` (checked above).
+        // SAFETY: the closure at `a` has at least 3 words, all within
+        // `mem` (`Evacuation::room` checked it).
         unsafe {
             *self.mem.get_unchecked_mut(a) = (w & 0xff_ff_ff_00) | FORWARD;
             *self.mem.get_unchecked_mut(a + 2) = new as u64;
