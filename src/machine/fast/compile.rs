@@ -229,6 +229,11 @@ pub(super) struct Compiled {
     pub constants: Vec<Value>,
     /// `case_alts[e]`: the alternatives of the case expression `e`.
     pub case_alts: Vec<u32>,
+    /// `case_env_len[e]`: the environment's length of the case
+    /// expression `e` (`ExprCode::Case::env_len`, its lambda's `slots`),
+    /// the length of its continuation's environment; 0 for other
+    /// expressions.
+    pub case_env_len: Vec<u32>,
     /// The shapes of [`Op::CallIntFn`]s.
     pub int_fns: Vec<IntFn>,
     /// The sites of [`Op::SccPush`]es, written by the op loop.
@@ -274,8 +279,11 @@ impl Compiled {
                 Err(format!("{what}: slot {s} of {}", self.max_env))
             }
         };
-        if self.ops.len() != nexprs || self.case_alts.len() != nexprs {
-            return Err("ops or case_alts: not one per expression".into());
+        if self.ops.len() != nexprs
+            || self.case_alts.len() != nexprs
+            || self.case_env_len.len() != nexprs
+        {
+            return Err("ops, case_alts or case_env_len: not one per expression".into());
         }
         if let Some(o) = self.opnds.iter().find(|o| !self.opnd_ok(**o)) {
             return Err(format!("operand {o:?} out of its area"));
@@ -497,6 +505,18 @@ impl Compiled {
         // SAFETY: in range (see above).
         unsafe { *self.case_alts.get_unchecked(e as usize) }
     }
+
+    /// `case_env_len[e]`.
+    ///
+    /// # Safety
+    /// `e < case_env_len.len()`, that is, `e` is an expression (as for
+    /// [`Compiled::case_alts`]).
+    #[inline(always)]
+    pub unsafe fn case_env_len(&self, e: ExprId) -> u32 {
+        debug_assert!((e as usize) < self.case_env_len.len());
+        // SAFETY: in range (see above).
+        unsafe { *self.case_env_len.get_unchecked(e as usize) }
+    }
 }
 
 impl Compiled {
@@ -642,6 +662,14 @@ pub(super) fn compile(code: &Code, stacks: bool) -> Compiled {
             lets: Vec::new(),
             constants: vec![Value::Int(0); nglobals as usize],
             case_alts: vec![NONE; code.exprs.len()],
+            case_env_len: code
+                .exprs
+                .iter()
+                .map(|e| match e.code {
+                    ExprCode::Case { env_len, .. } => env_len,
+                    _ => 0,
+                })
+                .collect(),
             int_fns: Vec::new(),
             scc_sites: Vec::new(),
             max_env: 0,

@@ -109,140 +109,150 @@ enum Ctl {
 /// An entry of the control stack, which holds the paper's return stack
 /// (case continuations) and update stack (update and restore frames) in
 /// one, innermost last: "`rs` empty" is "no continuation above the top
-/// frame", that is, the top entry is not a continuation. 24 bytes; heights
-/// are `u32` ([`Machine::check_stack`] keeps them below [`MAX_HEIGHT`]).
+/// frame", that is, the top entry is not a continuation. 16 bytes: a
+/// tagged word ([`Frame::word`]), the height of `as` and the cost centre.
+/// A continuation's length and alternatives are its case's, looked up by
+/// its case when it returns ([`compile::Compiled::case_env_len`],
+/// [`compile::Compiled::case_alts`]); a frame does not hold its `base`
+/// (see "Floors"). Heights are `u32` ([`Machine::check_stack`] keeps them
+/// below [`MAX_HEIGHT`]).
 ///
 /// # Floors
 ///
 /// The floor while an entry is on top (the height of `vals` below which
 /// environments are live, where the next environment opens) is, for an
-/// update or restore frame, its `base`: the floor when it was pushed, so
-/// such a frame does not move it. For a continuation it is `base + keep`,
-/// `keep` being one past the highest slot it saves
-/// ([`live::Liveness::keep`]): the slots of its environment above those
-/// are dead until the return (its alternatives read only saved slots and
-/// the ones they bind), so the environments opened meanwhile reuse them,
-/// and the return opens the environment to its length again. Every
-/// entry's `base` is the floor of the entry below it (of the constant
-/// area for the lowest): a frame saves the floor, and a continuation is
+/// update or restore frame, the floor when it was pushed: such a frame
+/// does not move it, so it need not hold it (popping one leaves the
+/// floor as it is). For a continuation it is `base + keep`, `keep` being
+/// one past the highest slot it saves ([`live::Liveness::keep`]): the
+/// slots of its environment above those are dead until the return (its
+/// alternatives read only saved slots and the ones they bind), so the
+/// environments opened meanwhile reuse them, and the return opens the
+/// environment to its length again. A continuation's `base` is the floor
+/// of the entry below it (of the constant area for the lowest): it is
 /// pushed in an environment opened at the floor (a scrutinee's copy too)
-/// or resumed there. So popping an entry makes its `base` the floor
-/// ([`Machine::retop_after_pop`]), and only a push needs `keep`.
+/// or resumed there. So popping a continuation makes its `base` the
+/// floor ([`Machine::retop_after_pop`]), and only a push needs `keep`.
+/// The collector, which needs the floor of a frame deep in the stack,
+/// has it from [`St::floor_low`].
 #[derive(Clone, Copy, Debug)]
 struct Frame {
-    /// A continuation's `case` expression, or [`UPDATE`] or [`RESTORE`].
-    kind: u32,
-    /// A continuation: its environment `vals[base..base + len]`, which
-    /// the return resumes in. An update or restore frame: the height of
-    /// `vals` that stays live while it is on the stack. Either way the
-    /// floor of the entry below (see "Floors" above).
-    base: u32,
-    /// A continuation: its environment's length. An update frame: the
-    /// low half of the closure to update's address.
-    len: u32,
+    /// A continuation: its case expression in the low half, its
+    /// environment's base in `vals` (`vals[base..base + len]`, which the
+    /// return resumes in) in the high half, below [`RESTORE_WORD`] (the
+    /// base is at most [`MAX_HEIGHT`] and the environments opened since
+    /// the last check). A restore frame: [`RESTORE_WORD`]. An update
+    /// frame: [`UPDATE_TAG`] plus the closure to update's address (below
+    /// 2^56: a heap word's index in an address space of at most 2^57
+    /// bytes, which is all that Linux gives a process on any 64-bit
+    /// machine).
+    word: u64,
     /// The height of `as` when pushed (what the frame saves of `as`).
     as_height: u32,
     /// The cost centre (stack) to restore.
     cc: u32,
-    /// An update frame: the high half of the address. A continuation:
-    /// its case's alternatives in the compiled program
-    /// (`Compiled::case_alts` of `kind`), kept here so that a return
-    /// finds them without one more dependent load.
-    extra: u32,
 }
 
-/// [`Frame::kind`] of an update frame.
-const UPDATE: u32 = u32::MAX;
-/// [`Frame::kind`] of a restore frame.
-const RESTORE: u32 = u32::MAX - 1;
+const _: () = assert!(std::mem::size_of::<Frame>() == 16);
+
+/// [`Frame::word`] of a restore frame; every continuation's is below.
+const RESTORE_WORD: u64 = 0xFE00_0000 << 32;
+/// [`Frame::word`] of an update frame, less its closure's address.
+const UPDATE_TAG: u64 = 0xFF00_0000 << 32;
 
 impl Frame {
     #[inline(always)]
-    fn cont(case: ExprId, alts: u32, base: usize, len: usize, as_height: usize, cc: u32) -> Frame {
+    fn cont(case: ExprId, base: usize, as_height: usize, cc: u32) -> Frame {
+        debug_assert!(((base as u64) << 32) < RESTORE_WORD);
         Frame {
-            kind: case,
-            base: base as u32,
-            len: len as u32,
+            word: (base as u64) << 32 | case as u64,
             as_height: as_height as u32,
             cc,
-            extra: alts,
         }
     }
 
     /// An update frame for the closure at `update`, or a restore frame.
     #[inline(always)]
-    fn update_or_restore(update: Option<Addr>, env_top: usize, as_height: usize, cc: u32) -> Frame {
-        let a = update.unwrap_or(0);
+    fn update_or_restore(update: Option<Addr>, as_height: usize, cc: u32) -> Frame {
         Frame {
-            kind: if update.is_some() { UPDATE } else { RESTORE },
-            base: env_top as u32,
-            len: a as u32,
+            word: match update {
+                Some(a) => {
+                    debug_assert!(a < 1 << 56, "an address beyond 2^56 words");
+                    UPDATE_TAG | a
+                }
+                None => RESTORE_WORD,
+            },
             as_height: as_height as u32,
             cc,
-            extra: (a >> 32) as u32,
         }
     }
 
     /// A case continuation (not an update or restore frame)?
     #[inline(always)]
     fn is_cont(&self) -> bool {
-        self.kind < RESTORE
+        self.word < RESTORE_WORD
     }
 
-    /// A continuation's alternatives in the compiled program
-    /// (`Compiled::case_alts` of its case, or `NONE`).
+    /// An update frame?
     #[inline(always)]
-    fn alts(&self) -> u32 {
+    fn is_update(&self) -> bool {
+        self.word >= UPDATE_TAG
+    }
+
+    /// A continuation's case expression.
+    #[inline(always)]
+    fn case(&self) -> ExprId {
         debug_assert!(self.is_cont());
-        self.extra
+        self.word as u32
+    }
+
+    /// A continuation's environment's base in `vals`, the floor of the
+    /// entry below it.
+    #[inline(always)]
+    fn base(&self) -> usize {
+        debug_assert!(self.is_cont());
+        (self.word >> 32) as usize
     }
 
     /// An update frame's closure.
     #[inline(always)]
     fn update(&self) -> Option<Addr> {
-        (self.kind == UPDATE).then_some(self.len as Addr | (self.extra as Addr) << 32)
-    }
-
-    /// The floor while this is the top entry (see "Floors" above), for
-    /// a continuation that keeps `keep` slots.
-    #[inline(always)]
-    fn floor(&self, keep: u32) -> usize {
-        if self.is_cont() {
-            self.base as usize + keep as usize
+        if self.is_update() {
+            Some(self.word - UPDATE_TAG)
         } else {
-            self.base as usize
+            None
         }
     }
 
-    /// The end of a continuation's environment, where its return puts
-    /// the top of `vals` again.
+    /// Make an update frame's closure `a` (the collector moved it).
     #[inline(always)]
-    fn cont_end(&self) -> usize {
-        debug_assert!(self.is_cont());
-        self.base as usize + self.len as usize
+    fn set_update(&mut self, a: Addr) {
+        debug_assert!(self.is_update() && a < 1 << 56);
+        self.word = UPDATE_TAG | a;
     }
 
-    /// [`Frame::words`] of a continuation.
+    /// A continuation's floor while it is the top entry (see "Floors"
+    /// above), `keep` being its case's [`live::Liveness::keep`].
     #[inline(always)]
-    fn cont_words(&self) -> usize {
-        debug_assert!(self.is_cont());
-        self.len as usize + 3
-    }
-
-    /// The words `--max-stack` counts for it: a continuation's
-    /// environment (whole, though it saves only some of its slots) and 3,
-    /// or 4 for a frame.
-    #[inline(always)]
-    fn words(&self) -> usize {
-        if self.is_cont() { self.cont_words() } else { 4 }
+    fn cont_floor(&self, keep: u32) -> usize {
+        self.base() + keep as usize
     }
 }
+
+/// The words `--max-stack` counts for a continuation besides its
+/// environment (whole, though it saves only some of its slots: its case's
+/// `env_len`), and for an update or restore frame; the reference engine
+/// counts the same.
+const CONT_WORDS: usize = 3;
+const FRAME_WORDS: usize = 4;
 
 /// [`Machine::at`] names a lambda.
 const AT_LAMBDA: u32 = 1 << 31;
 
-/// The largest stack height a frame may record (see [`Machine::check_stack`]).
-const MAX_HEIGHT: usize = u32::MAX as usize - (1 << 24);
+/// The largest stack height a frame may record (see [`Machine::check_stack`]):
+/// with the slack for the environments opened between two checks, a
+/// continuation's base stays below [`RESTORE_WORD`]'s high half.
+const MAX_HEIGHT: usize = (RESTORE_WORD >> 32) as usize - (1 << 24);
 
 /// Everything the collector must see.
 struct St {
@@ -255,14 +265,20 @@ struct St {
     printer: ResultPrinter,
     /// Which environment slots are live (`live.rs`).
     live: live::Liveness,
-    /// The current environment's place in `vals`, `(base, len)`: the
-    /// machine sets it before it asks for a collection.
+    /// The current environment's place in `vals`, `(base, len)`, and
+    /// the floor (`Machine::top_floor`): the machine sets them before it
+    /// asks for a collection.
     env: (usize, usize),
+    floor: usize,
     /// The lowest height of `cs` since the last visit of the roots (the
     /// pops lower it), and the current environment's base then: what lies
     /// below is unchanged since ([`St::since_last_visit`]).
     cs_low: usize,
     env_base_at_gc: usize,
+    /// The floor while `cs[cs_low - 1]` is the top entry (set with
+    /// `cs_low`), which is what an update or restore frame there saves of
+    /// `vals` (a frame does not hold it: "Floors" at [`Frame`]).
+    floor_low: usize,
     /// The slots of `vals` and the update frames of `cs` (their indices,
     /// ascending) that the last visit left pointing into the young
     /// generation, below `young_end` ([`crate::gc::Heap::young_end`]): to
@@ -294,7 +310,7 @@ impl St {
         // above `low`.
         let mut first = self.cs.len();
         for (i, fr) in self.cs.iter().enumerate().rev() {
-            if fr.is_cont() && fr.floor(self.live.keep(fr.kind)) <= low {
+            if fr.is_cont() && fr.cont_floor(self.live.keep(fr.case())) <= low {
                 break;
             }
             first = i;
@@ -303,7 +319,7 @@ impl St {
             if !fr.is_cont() {
                 continue;
             }
-            let base = fr.base as usize;
+            let base = fr.base();
             // An atom-only scrutinee runs in its continuation's frame: in
             // `Eval` of it the frame is the current environment, restricted
             // below (it holds all the continuation saves).
@@ -312,9 +328,9 @@ impl St {
             }
             // Only the slots it keeps: those above are the environments
             // opened since (its saved slots are all below `keep`).
-            let end = fr.floor(self.live.keep(fr.kind)).min(top);
+            let end = fr.cont_floor(self.live.keep(fr.case())).min(top);
             if base < end {
-                let node = self.live.saves(fr.kind);
+                let node = self.live.saves(fr.case());
                 self.live.restrict(node, &mut vals[base..end]);
             }
         }
@@ -342,7 +358,15 @@ impl St {
     fn since_last_visit(&self) -> (usize, usize) {
         let cs_low = self.cs_low.min(self.cs.len());
         let low = match cs_low.checked_sub(1) {
-            Some(i) => (self.cs[i].base as usize).min(self.env_base_at_gc),
+            Some(i) => {
+                let fr = &self.cs[i];
+                let saved = if fr.is_cont() {
+                    fr.base()
+                } else {
+                    self.floor_low
+                };
+                saved.min(self.env_base_at_gc)
+            }
             None => 0,
         };
         (low.min(self.vals.len()), cs_low)
@@ -418,8 +442,8 @@ impl St {
             run.extend(self.cs[i as usize].update().map(Value::Ptr));
         }
         for fr in &self.cs[from..] {
-            if fr.kind == UPDATE {
-                run.push(Value::Ptr(fr.len as Addr | (fr.extra as Addr) << 32));
+            if let Some(a) = fr.update() {
+                run.push(Value::Ptr(a));
             }
         }
         f(&mut run);
@@ -427,8 +451,7 @@ impl St {
         let mut put_back = |fr: &mut Frame| -> bool {
             match moved.next() {
                 Some(&Value::Ptr(b)) => {
-                    fr.len = b as u32;
-                    fr.extra = (b >> 32) as u32;
+                    fr.set_update(b);
                     b < young_end
                 }
                 _ => false,
@@ -436,7 +459,7 @@ impl St {
         };
         for &i in &older {
             let fr = &mut self.cs[i as usize];
-            if fr.kind == UPDATE && put_back(fr) {
+            if fr.is_update() && put_back(fr) {
                 self.young_frames.push(i);
             }
         }
@@ -444,20 +467,21 @@ impl St {
         // left young.
         let (unchanged, since) = self.cs[from..].split_at_mut(cs_low.max(from) - from);
         for fr in unchanged {
-            if fr.kind == UPDATE {
+            if fr.is_update() {
                 let young = put_back(fr);
                 debug_assert!(!young, "an older update frame left young");
             }
         }
         let at = cs_low.max(from);
         for (k, fr) in since.iter_mut().enumerate() {
-            if fr.kind == UPDATE && put_back(fr) {
+            if fr.is_update() && put_back(fr) {
                 self.young_frames.push((at + k) as u32);
             }
         }
         self.printer.roots(f);
         // The next visit starts from here.
         self.cs_low = self.cs.len();
+        self.floor_low = self.floor;
         self.env_base_at_gc = self.env.0;
     }
 }
@@ -688,7 +712,9 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 printer: ResultPrinter::default(),
                 live: live::Liveness::new(code),
                 env: (0, 0),
+                floor: 0,
                 cs_low: 0,
+                floor_low: 0,
                 env_base_at_gc: 0,
                 young_vals: Vec::new(),
                 young_frames: Vec::new(),
@@ -831,7 +857,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         // The control stack, innermost first.
         let awaiting = self.s.cs.iter().rev().filter_map(|f| {
             if f.is_cont() {
-                Some(common::Awaiting::Case(f.kind))
+                Some(common::Awaiting::Case(f.case()))
             } else {
                 f.update().map(common::Awaiting::Thunk)
             }
@@ -884,6 +910,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     #[inline]
     fn reserve(&mut self, words: usize, rule: &'static str) -> Result<(), RuntimeError> {
         self.s.env = (self.env_base, self.env_len);
+        self.s.floor = self.top_floor;
         match self.heap.reserve(words, self.gc_stress, &mut self.s) {
             Ok(()) => Ok(()),
             Err(e) => Err(self.error(common::heap_limit(&self.heap, Some(e)), rule, None)),
@@ -956,32 +983,48 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     }
 
     /// Recompute the cached top (`top_cont`, `top_floor`, `top_as`) from
-    /// the control stack's top entry, after the entry above it, whose
-    /// `base` was `popped_base`, was popped: that `base` is the new top's
-    /// floor (see "Floors" at [`Frame`]).
+    /// the control stack's top entry, after the entry above it was
+    /// popped, `floor` being the new top's floor: a popped continuation's
+    /// `base`, or the floor as it was for a popped frame (see "Floors" at
+    /// [`Frame`]).
     #[inline(always)]
-    fn retop_after_pop(&mut self, popped_base: u32) {
-        self.top_floor = popped_base as usize;
+    fn retop_after_pop(&mut self, floor: usize) {
+        self.top_floor = floor;
         match self.s.cs.last() {
             Some(f) => {
                 self.top_cont = f.is_cont();
                 self.top_as = f.as_height as usize;
-                debug_assert_eq!(self.top_floor, f.floor(self.s.live.keep(f.kind)));
             }
             None => {
                 self.top_cont = false;
                 self.top_as = 0;
-                debug_assert_eq!(self.top_floor, self.const_top);
             }
         }
+        debug_assert!(self.floor_of(self.s.cs.len()).is_none_or(|fl| fl == floor));
     }
 
-    /// Push an update or restore frame, which becomes the top; its `base`
-    /// is the floor, which it leaves as it is.
+    /// For debug checks: the floor while `cs[..height]` is the control
+    /// stack, found from the nearest continuation below (`None` past 64
+    /// frames, which the checks do not walk).
+    fn floor_of(&self, height: usize) -> Option<usize> {
+        for f in self.s.cs[..height].iter().rev().take(64) {
+            if f.is_cont() {
+                return Some(f.cont_floor(self.s.live.keep(f.case())));
+            }
+        }
+        (height <= 64).then_some(self.const_top)
+    }
+
+    /// Push an update or restore frame, which becomes the top; it leaves
+    /// the floor as it is.
     #[inline(always)]
     fn push_frame(&mut self, f: Frame) {
-        debug_assert!(!f.is_cont() && f.base as usize == self.top_floor);
-        self.cs_words += f.words();
+        debug_assert!(!f.is_cont());
+        debug_assert!(
+            self.floor_of(self.s.cs.len())
+                .is_none_or(|fl| fl == self.top_floor)
+        );
+        self.cs_words += FRAME_WORDS;
         self.top_cont = false;
         self.top_as = f.as_height as usize;
         self.s.cs.push(f);
@@ -1068,7 +1111,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// engines alike): arguments, continuations with their environments
     /// and three slots, four slots an update or restore frame. A slot is
     /// 16 bytes, the size of a [`Value`], so the memory the stacks take
-    /// (a value per slot, 24 bytes a frame) stays within the limit.
+    /// (a value per slot, 16 bytes a frame) stays within the limit.
     #[inline]
     fn stack_words(&self) -> usize {
         self.s.args.len() + self.cs_words
@@ -1108,23 +1151,46 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     #[inline]
     fn return_to(&mut self, cont: Frame) {
         let len = self.s.cs.len() - 1;
-        debug_assert!(self.s.cs[len].kind == cont.kind && cont.is_cont());
+        debug_assert!(self.s.cs[len].word == cont.word && cont.is_cont());
         self.s.cs.truncate(len);
+        let base = cont.base();
         if len < self.s.cs_low {
             self.s.cs_low = len;
+            self.s.floor_low = base;
         }
-        self.retop_after_pop(cont.base);
-        self.cs_words -= cont.cont_words();
+        self.retop_after_pop(base);
+        let env_len = self.cont_len(cont);
+        self.cs_words -= env_len + CONT_WORDS;
         if PROF {
             self.pend_calls += 1;
         }
         self.cc = cont.cc;
-        self.at = cont.kind;
-        self.env_base = cont.base as usize;
-        self.env_len = cont.len as usize;
+        self.at = cont.case();
+        self.env_base = base;
+        self.env_len = env_len;
         // The top back at the environment's end: the slots above what it
         // kept are dead, and the alternative binds before it reads them.
-        self.s.vals.reopen(cont.cont_end());
+        self.s.vals.reopen(base + env_len);
+    }
+
+    /// A continuation's alternatives: its case's `case_alts` (`NONE`, or
+    /// verified alternatives).
+    #[inline(always)]
+    fn cont_alts(&self, cont: Frame) -> u32 {
+        // SAFETY: a continuation's case is an expression of the program
+        // (`push_cont`'s contract, and `case_enter_thunk`'s), and
+        // `case_alts` has one entry per expression (`Compiled::verify`).
+        unsafe { self.k.case_alts(cont.case()) }
+    }
+
+    /// A continuation's environment's length: its case's `env_len`, the
+    /// length of the environment it was pushed in (a case runs in its
+    /// lambda's environment of `slots` values, or a copy of it).
+    #[inline(always)]
+    fn cont_len(&self, cont: Frame) -> usize {
+        // SAFETY: as in `cont_alts`; `case_env_len` has one entry per
+        // expression too (`Compiled::verify`).
+        unsafe { self.k.case_env_len(cont.case()) as usize }
     }
 
     /// Push the case continuation of rule 4 for the case `e` (no step).
@@ -1134,20 +1200,10 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     #[inline(always)]
     unsafe fn push_cont(&mut self, e: ExprId) {
         self.at = e;
-        // SAFETY: `e` is an expression, and `case_alts` has one entry per
-        // expression (`Compiled::verify`).
-        let alts = unsafe { self.k.case_alts(e) };
         // SAFETY: `e` is an expression, and `keep` has one entry per
         // expression (`Liveness::new`).
         let keep = unsafe { self.s.live.keep_unchecked(e) };
-        let cont = Frame::cont(
-            e,
-            alts,
-            self.env_base,
-            self.env_len,
-            self.s.args.len(),
-            self.cc,
-        );
+        let cont = Frame::cont(e, self.env_base, self.s.args.len(), self.cc);
         self.push_cont_frame(cont, keep);
     }
 
@@ -1155,11 +1211,12 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// environment, opened at the floor (see "Floors" at [`Frame`]).
     #[inline(always)]
     fn push_cont_frame(&mut self, cont: Frame, keep: u32) {
-        debug_assert!(cont.is_cont() && cont.base as usize == self.top_floor);
-        debug_assert_eq!(keep, self.s.live.keep(cont.kind));
-        self.cs_words += cont.cont_words();
+        debug_assert!(cont.is_cont() && cont.base() == self.top_floor);
+        debug_assert_eq!(keep, self.s.live.keep(cont.case()));
+        debug_assert_eq!(self.cont_len(cont), self.env_len);
+        self.cs_words += self.env_len + CONT_WORDS;
         self.top_cont = true;
-        self.top_floor = cont.base as usize + keep as usize;
+        self.top_floor = cont.cont_floor(keep);
         self.top_as = cont.as_height as usize;
         self.s.cs.push(cont);
     }
@@ -1167,7 +1224,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// Push the restore frame of flat mode's rule `scc` (no step).
     #[inline(always)]
     fn push_restore_frame(&mut self) {
-        let frame = Frame::update_or_restore(None, self.floor(), self.s.args.len(), self.cc);
+        let frame = Frame::update_or_restore(None, self.s.args.len(), self.cc);
         self.push_frame(frame);
     }
 
@@ -1184,13 +1241,15 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     #[inline(always)]
     fn pop_top_frame(&mut self, f: Frame) {
         let len = self.s.cs.len() - 1;
-        debug_assert!(self.s.cs[len].kind == f.kind && !f.is_cont());
+        debug_assert!(self.s.cs[len].word == f.word && !f.is_cont());
         self.s.cs.truncate(len);
         if len < self.s.cs_low {
             self.s.cs_low = len;
+            self.s.floor_low = self.top_floor;
         }
-        self.retop_after_pop(f.base);
-        self.cs_words -= f.words();
+        // A frame leaves the floor as it is.
+        self.retop_after_pop(self.top_floor);
+        self.cs_words -= FRAME_WORDS;
         self.cc = f.cc;
     }
 
@@ -1204,10 +1263,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// thunk's environment, black-hole it, make its cost centre current.
     #[inline(always)]
     fn push_frame_enter(&mut self, a: Addr, lam: Lam, index: LambdaId, update: bool) {
-        let env_top = self.floor();
         self.open_env(a, lam.thunk_env as usize, lam.nfree as usize);
-        let frame =
-            Frame::update_or_restore(update.then_some(a), env_top, self.s.args.len(), self.cc);
+        let frame = Frame::update_or_restore(update.then_some(a), self.s.args.len(), self.cc);
         self.push_frame(frame);
         self.enter_opened(a, lam, index, update);
     }
@@ -1367,6 +1424,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             self.drop_dead_envs();
         }
         self.s.env = (self.env_base, self.env_len);
+        self.s.floor = self.top_floor;
         let _ = self.heap.collect(0, &mut self.s);
     }
 
@@ -1402,7 +1460,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         self.s.args.clear();
         self.s.cs.clear();
         self.s.cs_low = 0;
-        self.retop_after_pop(self.const_top as u32);
+        self.retop_after_pop(self.const_top);
         self.s.vals.truncate(self.const_top);
         self.env_base = self.const_top;
         self.env_len = 0;

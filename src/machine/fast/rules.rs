@@ -239,7 +239,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 Ctl::RetCon(c) => {
                     if self.rs_nonempty() {
                         let cont = self.top_cont();
-                        let case = &code.exprs[cont.kind as usize];
+                        let case = &code.exprs[cont.case() as usize];
                         if self.s.args.len() > cont.as_height as usize {
                             return Err(self.error(
                                 ErrorKind::PendingArguments {
@@ -355,7 +355,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 Ctl::RetInt(k) => {
                     if self.rs_nonempty() {
                         let cont = self.top_cont();
-                        let case = &code.exprs[cont.kind as usize];
+                        let case = &code.exprs[cont.case() as usize];
                         if self.s.args.len() > cont.as_height as usize {
                             return Err(self.error(
                                 ErrorKind::PendingArguments {
@@ -528,7 +528,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                             self.switch(self.cc);
                         } else if self.rs_nonempty() {
                             // At the case that scrutinised it.
-                            let case = code.expr(self.top_cont().kind);
+                            let case = code.expr(self.top_cont().case());
                             return Err(self.error(
                                 ErrorKind::FunctionInCase {
                                     closure: code.lambda(info.index).name.clone(),

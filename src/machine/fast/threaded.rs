@@ -775,9 +775,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 if !self.fits(n + 3 + 4) {
                                     return None;
                                 }
-                                // SAFETY: `alts` are the op's verified
-                                // alternatives, `case_alts` of `pc`.
-                                Some(unsafe { self.case_enter_thunk(pc, alts, a, lam, info.index) })
+                                // SAFETY: `pc` is the op's expression.
+                                Some(unsafe { self.case_enter_thunk(pc, a, lam, info.index) })
                             }
                             _ => None,
                         }
@@ -883,14 +882,14 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// overwritten before anything reads it). Returns the thunk's body.
     ///
     /// # Safety
-    /// `pc` is the case's expression and `alts` its `case_alts` (the
-    /// verified alternatives of the `Op::CaseVar` at `pc`: `Compiled::verify`
-    /// checks they are the same).
+    /// `pc` is the case's expression (an expression of the program, which
+    /// the continuation's return looks its `case_alts` and `case_env_len`
+    /// up by; the `Op::CaseVar` at `pc` has its verified alternatives:
+    /// `Compiled::verify` checks they are the same).
     #[inline(always)]
     unsafe fn case_enter_thunk(
         &mut self,
         pc: ExprId,
-        alts: u32,
         a: Addr,
         lam: Lam,
         index: LambdaId,
@@ -898,15 +897,16 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         let update = lam.kind == 1;
         let as_height = self.s.args.len();
         let (base, len) = (self.env_base, self.env_len);
-        let cont = Frame::cont(pc, alts, base, len, as_height, self.cc);
+        let cont = Frame::cont(pc, base, as_height, self.cc);
         // The thunk's environment opens at the continuation's floor (see
         // "Floors" at `Frame`).
         debug_assert_eq!(base, self.top_floor);
         // SAFETY: `pc` is an expression, and `keep` has one entry per
         // expression (`Liveness::new`).
         let env_top = base + unsafe { self.s.live.keep_unchecked(pc) } as usize;
-        let frame = Frame::update_or_restore(update.then_some(a), env_top, as_height, self.cc);
-        self.cs_words += cont.words() + frame.words();
+        let frame = Frame::update_or_restore(update.then_some(a), as_height, self.cc);
+        debug_assert_eq!(self.cont_len(cont), len);
+        self.cs_words += len + CONT_WORDS + FRAME_WORDS;
         self.top_cont = false;
         self.top_floor = env_top;
         self.top_as = as_height;
@@ -1111,7 +1111,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 break 'ret;
             }
             let cont = self.top_cont();
-            let a = cont.alts();
+            let a = self.cont_alts(cont);
             if self.s.args.len() > cont.as_height as usize || a == NONE {
                 break 'ret;
             }
@@ -1179,7 +1179,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             }
             if self.top_cont {
                 let cont = self.top_cont();
-                let a = cont.alts();
+                let a = self.cont_alts(cont);
                 if self.s.args.len() > cont.as_height as usize || a == NONE {
                     break;
                 }
