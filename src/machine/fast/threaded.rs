@@ -307,7 +307,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     }
                     Op::CallIntFn { lam, first, f } => {
                         // SAFETY: the op's verified lambda, range and shape.
-                        match unsafe { self.call_int_fn(pc, lam, first, f, op_end, &mut fs) } {
+                        match unsafe { self.call_int_fn(pc, lam, first, f, op_end) } {
                             Some(next) => next,
                             None => break 'ops,
                         }
@@ -436,9 +436,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                             Op::CallIntFn { lam, first, f } => {
                                 // SAFETY: the op's verified lambda, range
                                 // and shape.
-                                match unsafe {
-                                    self.call_int_fn(body, lam, first, f, op_end, &mut fs)
-                                } {
+                                match unsafe { self.call_int_fn(body, lam, first, f, op_end) } {
                                     Some(next) => next,
                                     None => break 'ops,
                                 }
@@ -560,12 +558,32 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         first: u32,
         f: u32,
         op_end: u64,
-        fs: &mut [Value; MAX_FIELDS],
     ) -> Option<ExprId> {
-        // SAFETY: the op's verified lambda and range.
-        let body = unsafe { self.call_global(pc, lam, first, 2, fs) }?;
+        // `call_global` of two arguments, which stay in locals for the
+        // three ops after the call (the loop's buffer took two stores and
+        // two loads, and the `case`s read them back from the environment).
+        debug_assert!((lam as usize) < self.p.lams.len());
+        // SAFETY: `lam` verified below the number of lambdas, which is
+        // `p.lams`'s length.
+        let l = unsafe { *self.p.lams.get_unchecked(lam as usize) };
+        if !self.fits(2) {
+            return None;
+        }
+        // Both read before the new environment opens: it may overlap the
+        // one they are read from.
+        // SAFETY: the op's verified range of two operands.
+        let (x0, x1) = unsafe { (self.opnd_value(first), self.opnd_value(first + 1)) };
+        self.at = pc;
+        if PROF {
+            self.pend_calls += 1;
+        }
+        self.open_env_with(l.fun_env as usize, &[x0, x1]);
+        self.steps += 2;
+        // A function of two arguments (`IntFn`'s shape): its slots 0 and 1
+        // are the arguments, which the `case`s read.
+        debug_assert!(l.arity == 2 && l.fun_env >= 2);
         // SAFETY: the op's verified shape.
-        Some(unsafe { self.int_fn_body(f, op_end) }.unwrap_or(body))
+        Some(unsafe { self.int_fn_body(f, op_end, x0, x1) }.unwrap_or(l.body))
     }
 
     /// The three ops of [`Machine::call_int_fn`] after the call, or `None`
@@ -573,9 +591,10 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     ///
     /// # Safety
     /// `f` is a verified shape, of the function whose body the machine is
-    /// about to evaluate (its environment is the current one).
+    /// about to evaluate (its environment is the current one, `va` and
+    /// `vb` its slots 0 and 1).
     #[inline(always)]
-    unsafe fn int_fn_body(&mut self, f: u32, op_end: u64) -> Option<ExprId> {
+    unsafe fn int_fn_body(&mut self, f: u32, op_end: u64, va: Value, vb: Value) -> Option<ExprId> {
         if self.steps + 10 >= op_end {
             return None;
         }
@@ -588,15 +607,9 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         // a copy of the whole shape up front went through the stack frame.
         // SAFETY: a verified shape.
         let sh = unsafe { self.k.int_fn(f) };
-        // The arguments, as the two `CaseVar`s read them (the first binds
-        // neither slot 1 nor the second's slot: `IntFn`).
-        // SAFETY: the operands of the body's verified `CaseVar`s.
-        let (va, vb) = unsafe {
-            (
-                self.value_of(compile::Opnd::local(0)),
-                self.value_of(compile::Opnd::local(1)),
-            )
-        };
+        // `va` and `vb` are the arguments, slots 0 and 1, as the two
+        // `CaseVar`s read them (the first binds neither slot 1 nor the
+        // second's slot: `IntFn`).
         let (a, x) = self.boxed_field(va, sh.c1)?;
         let (b, y) = self.boxed_field(vb, sh.c2)?;
         let (Value::Int(xi), Value::Int(yi)) = (x, y) else {
