@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Instruction counts of the full-size speed benchmarks against GHC's
+# profiled code and OCaml's bytecode interpreter, the ratios that issue 32's
+# targets state in CPU time ("--profile within 2x of ghc -O0 -prof", "faster
+# than ocamlrun on the lazy twins of nfib 30 and tak"), counted by Valgrind's
+# cachegrind, which the machine's load does not move:
+#
+#   bench/ratios.sh                    # this checkout's release build
+#   BIN=path/to/stg-run bench/ratios.sh
+#   bench/ratios.sh tak nfib30          # some of the programs
+#
+# For each of nfib30 queens10 primes2000 tak pipeline (bench/programs):
+# stg-run with no flags, with --profile, and with --cost-centres=stacks
+# --auto-cc=all --profile; the twin bench/haskell/<p>.hs built with
+# ghc -O0 -prof -fprof-auto and run with +RTS -p; for nfib30 and tak the
+# lazy OCaml twin bench/ocaml/<p>_lazy.ml built with ocamlc and run by
+# ocamlrun. The twins' columns are left out when ghc or ocaml-nox is not
+# installed. Each count is one run (the count of a binary on its input moves
+# by less than 0.1% between runs). Takes about 25 minutes of one core.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+if ! command -v valgrind >/dev/null; then
+  echo "ratios: valgrind is not installed (apt-get install valgrind)" >&2
+  exit 2
+fi
+PROGRAMS=(nfib30 queens10 primes2000 tak pipeline)
+[ $# -gt 0 ] && PROGRAMS=("$@")
+for p in "${PROGRAMS[@]}"; do
+  if [ ! -f "bench/programs/$p.stg" ]; then
+    echo "ratios: no bench/programs/$p.stg (the programs are nfib30 queens10 primes2000 tak pipeline)" >&2
+    exit 2
+  fi
+done
+if [ -z "${BIN:-}" ]; then
+  cargo build --release --quiet
+  BIN=$PWD/target/release/stg-run
+fi
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+HAVE_GHC=0 HAVE_OCAML=0
+command -v ghc >/dev/null && HAVE_GHC=1
+command -v ocamlc >/dev/null && command -v ocamlrun >/dev/null && HAVE_OCAML=1
+
+# The instructions the command runs ("I refs" of cachegrind), in the
+# current directory (profiles are written there).
+instructions() {
+  valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+    awk '/I *refs/ { gsub(",", "", $NF); print $NF }'
+}
+ratio() { if [ -n "$2" ]; then awk "BEGIN{printf \"%.2fx\", $1/$2}"; else echo -; fi; }
+
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); stg-run: $BIN"
+echo
+echo "| program | stg-run | --profile | stacks --profile | ghc -O0 -prof | --profile / ghc | stacks / ghc | ocamlrun lazy | stg-run / ocamlrun |"
+echo "|---|---|---|---|---|---|---|---|---|"
+for p in "${PROGRAMS[@]}"; do
+  mkdir -p "$WORK/$p"
+  cd "$WORK/$p"
+  plain=$(instructions "$BIN" "$ROOT/bench/programs/$p.stg")
+  flat=$(instructions "$BIN" "$ROOT/bench/programs/$p.stg" --profile)
+  stacks=$(instructions "$BIN" "$ROOT/bench/programs/$p.stg" --cost-centres=stacks --auto-cc=all --profile)
+  ghcprof=
+  if [ "$HAVE_GHC" = 1 ]; then
+    mkdir -p "$WORK/$p/ghc"
+    ghc -v0 -O0 -prof -fprof-auto -rtsopts -i"$ROOT/bench/haskell" -outputdir "$WORK/$p/ghc" \
+      -o "$WORK/$p/ghc/prog" "$ROOT/bench/haskell/$p.hs"
+    ghcprof=$(instructions "$WORK/$p/ghc/prog" +RTS -p -RTS)
+  fi
+  ocaml=
+  if [ "$HAVE_OCAML" = 1 ] && [ -f "$ROOT/bench/ocaml/${p}_lazy.ml" ]; then
+    cp "$ROOT/bench/ocaml/lazylist.ml" "$ROOT/bench/ocaml/${p}_lazy.ml" .
+    ocamlc -o lazy.byte lazylist.ml "${p}_lazy.ml"
+    ocaml=$(OCAMLRUNPARAM=l=4G instructions ocamlrun lazy.byte)
+  fi
+  echo "| $p | $plain | $flat | $stacks | ${ghcprof:--} | $(ratio "$flat" "$ghcprof") | $(ratio "$stacks" "$ghcprof") | ${ocaml:--} | $(ratio "$plain" "$ocaml") |"
+  cd "$ROOT"
+done
