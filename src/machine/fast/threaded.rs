@@ -508,10 +508,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         n: usize,
         fs: &mut [Value; MAX_FIELDS],
     ) -> Option<ExprId> {
-        debug_assert!((lam as usize) < self.p.lams.len());
-        // SAFETY: `lam` verified below the number of lambdas, which is
-        // `p.lams`'s length.
-        let l = unsafe { *self.p.lams.get_unchecked(lam as usize) };
+        // SAFETY: the op's verified lambda.
+        let l = unsafe { self.global_lam(lam) };
         if n > MAX_FIELDS || !self.fits(n) {
             return None;
         }
@@ -521,13 +519,33 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             // SAFETY: `i < n`, the op's verified range.
             *x = unsafe { self.opnd_value(first + i as u32) };
         }
+        self.enter_global(pc, l, &fs[..n]);
+        Some(l.body)
+    }
+
+    /// The lambda `lam` of the program.
+    ///
+    /// # Safety
+    /// `lam` is a verified lambda, below the number of lambdas.
+    #[inline(always)]
+    unsafe fn global_lam(&self, lam: LambdaId) -> Lam {
+        debug_assert!((lam as usize) < self.p.lams.len());
+        // SAFETY: `lam` verified below the number of lambdas, which is
+        // `p.lams`'s length.
+        unsafe { *self.p.lams.get_unchecked(lam as usize) }
+    }
+
+    /// Rules 1 and 2 of a known call from the op `pc`: the function `l`'s
+    /// environment opened with the arguments `xs` (read before, as it may
+    /// overlap theirs; `fits` checked), two steps.
+    #[inline(always)]
+    fn enter_global(&mut self, pc: ExprId, l: Lam, xs: &[Value]) {
         self.at = pc;
         if PROF {
             self.pend_calls += 1;
         }
-        self.open_env_with(l.fun_env as usize, &fs[..n]);
+        self.open_env_with(l.fun_env as usize, xs);
         self.steps += 2;
-        Some(l.body)
     }
 
     /// The superinstruction [`Op::CallIntFn`] (op `pc`): the call of
@@ -562,10 +580,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         // `call_global` of two arguments, which stay in locals for the
         // three ops after the call (the loop's buffer took two stores and
         // two loads, and the `case`s read them back from the environment).
-        debug_assert!((lam as usize) < self.p.lams.len());
-        // SAFETY: `lam` verified below the number of lambdas, which is
-        // `p.lams`'s length.
-        let l = unsafe { *self.p.lams.get_unchecked(lam as usize) };
+        // SAFETY: the op's verified lambda.
+        let l = unsafe { self.global_lam(lam) };
         if !self.fits(2) {
             return None;
         }
@@ -573,12 +589,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         // one they are read from.
         // SAFETY: the op's verified range of two operands.
         let (x0, x1) = unsafe { (self.opnd_value(first), self.opnd_value(first + 1)) };
-        self.at = pc;
-        if PROF {
-            self.pend_calls += 1;
-        }
-        self.open_env_with(l.fun_env as usize, &[x0, x1]);
-        self.steps += 2;
+        self.enter_global(pc, l, &[x0, x1]);
         // A function of two arguments (`IntFn`'s shape): its slots 0 and 1
         // are the arguments, which the `case`s read.
         debug_assert!(l.arity == 2 && l.fun_env >= 2);
