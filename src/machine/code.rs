@@ -7,8 +7,10 @@
 //! Environments: each lambda form's body runs in one flat environment of
 //! `slots` values: its free variables first (slot `i` is free variable `i`),
 //! then its arguments, then one slot per `let(rec)` binding and case binder
-//! in its body. Slots are never reused within a body, so a slot names one
-//! binding. A case continuation saves only its alternatives' free variables
+//! in its body. Lowering never reuses a slot within a body, so a slot names
+//! one binding (the fast engine renumbers its copy so that a binding reuses
+//! the slot of a variable its environment no longer holds: `fast/slots.rs`;
+//! `slot_names` stay the lowering's). A case continuation saves only its alternatives' free variables
 //! ([`ExprCode::Case::saves`]), as GHC's does (rule 4).
 
 use crate::profile::cost_centre::{CcId, CostCentreTable};

@@ -691,6 +691,10 @@ fn run_with(
     };
     let heap = heap_profiler(options, shorten(sink));
     if options.engine == Engine::Fast && options.trace.is_none() {
+        // The fast engine reuses slots where the reference engine's
+        // environment no longer holds their variable (`fast/slots.rs`).
+        let mut code = code;
+        fast::number_slots(&mut code);
         // Two builds of the fast engine: without profiling, the loop has no
         // counting code at all.
         // (A biography notes each use of a closure, which only the

@@ -13,8 +13,11 @@
 //! only where the reference engine's environment holds it.
 //!
 //! What the reference engine's environment holds is known statically,
-//! per expression. Slots are never reused within a lambda's body, so the
-//! slots that may be non-zero while `e` is evaluated, `live(e)`, are:
+//! per expression. Within a lambda's body the variables of one
+//! environment have distinct slots (lowering never reuses a slot, and the
+//! fast engine's renumbering, `slots.rs`, reuses only the slots of
+//! variables the environment no longer holds), so the slots that may be
+//! non-zero while `e` is evaluated, `live(e)`, are:
 //! - a body entered as a function or thunk (rules 2, 15, 15′): its free
 //!   variables and arguments, the slots below `nfree + arity`; a
 //!   constructor value's body: its fields; a partial application's body:

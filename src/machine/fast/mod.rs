@@ -35,7 +35,10 @@
 //!   `Frame`): the environments opened until it returns (a scrutinee's
 //!   copy too) reuse the slots above, and the return opens the frame to
 //!   its length again, where the alternative binds what it reads beyond
-//!   the saved slots.
+//!   the saved slots. To keep that part short, the program's slots are
+//!   renumbered before it is compiled (`slots.rs`): a binder takes the
+//!   lowest slot free in the reference engine's environment where it is
+//!   bound, often that of a variable dead after an earlier case.
 //! - **One control stack** holds the paper's return stack and update stack
 //!   (`Frame`): "`rs` empty" is "the top entry is not a continuation".
 //! - **Returned constructor fields** go to one reused buffer when the rule
@@ -91,8 +94,11 @@ use crate::stg::syntax::{Flag, Span};
 mod compile;
 mod live;
 mod rules;
+mod slots;
 mod threaded;
 mod values;
+
+pub(crate) use slots::number_slots;
 
 use values::ValueStack;
 
