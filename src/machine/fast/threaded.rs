@@ -1108,7 +1108,16 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 n: fs.len() as u32,
                                 index: c,
                             };
-                            let Some(v) = self.heap.alloc_small(info, ev, fs) else {
+                            // One field inline (the `I#` of most updates);
+                            // others out of line, so that what the field
+                            // loop sets up is not hoisted before the frame
+                            // loop for every update (docs/PERFORMANCE.md,
+                            // "The op loop's cold paths").
+                            let v = match *fs {
+                                [f] => self.heap.alloc_small(info, ev, &[f]),
+                                _ => self.heap.alloc_small_out_of_line(info, ev, fs),
+                            };
+                            let Some(v) = v else {
                                 break 'ret;
                             };
                             self.drop_dead_envs();
