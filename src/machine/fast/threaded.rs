@@ -1179,7 +1179,12 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                         n: fs.len() as u32,
                         index: c,
                     };
-                    let Some(a) = self.heap.alloc_small(info, self.cc, fs) else {
+                    // As for an update (above).
+                    let a = match *fs {
+                        [f] => self.heap.alloc_small(info, self.cc, &[f]),
+                        _ => self.heap.alloc_small_out_of_line(info, self.cc, fs),
+                    };
+                    let Some(a) = a else {
                         break 'ret;
                     };
                     if PROF {
