@@ -629,12 +629,14 @@ impl Heap {
         self.alloc_with(info, cc, payload.len(), |i| payload[i])
     }
 
-    /// [`Heap::alloc_small`] in a function of its own, for a caller in a
-    /// loop whose fields are mostly one (the op loop's updates): inlined,
-    /// what its general path sets up was computed before the loop on every
-    /// entry (docs/PERFORMANCE.md, "The op loop's cold paths").
-    /// Two fields (a list's cons cell) without the general field loop,
-    /// which LLVM vectorises at a cost of about 80 instructions for two.
+    /// [`Heap::alloc_small`] in a function of its own, for the op loop's
+    /// updates and rule 7, which allocate one field inline and call this
+    /// for the others: inlined into the update's frame loop, what the
+    /// general path sets up was computed before the loop on every update
+    /// (docs/PERFORMANCE.md, "The op loop's cold paths, session 11"). Two
+    /// fields (a list's cons cell) are written without the general field
+    /// loop, which LLVM vectorises at a cost of about 80 instructions for
+    /// two.
     #[inline(never)]
     pub fn alloc_small_out_of_line(
         &mut self,
