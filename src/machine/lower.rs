@@ -72,6 +72,17 @@ fn err<T>(message: impl Into<String>, span: Span) -> Result<T, LowerError> {
     })
 }
 
+/// `text` (one file, no Prelude) loaded and lowered, for the engines'
+/// unit tests; panics on an error, which such a test's program must not
+/// have.
+#[cfg(test)]
+pub(crate) fn lower_text(text: &str) -> Code {
+    let mut sources = crate::stg::source::SourceMap::new();
+    let loaded = crate::stg::load::load(&mut sources, &[("t.stg".into(), text.into())], false)
+        .unwrap_or_else(|d| panic!("{d:?}"));
+    lower(&loaded.program).unwrap()
+}
+
 pub fn lower(program: &Program) -> Result<Code, LowerError> {
     let cost_centres = CostCentreTable::new(program);
     let mut l = Lowerer {

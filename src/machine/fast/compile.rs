@@ -973,20 +973,14 @@ impl Compiler<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn code_of(text: &str) -> Code {
-        let mut sources = crate::stg::source::SourceMap::new();
-        let loaded = crate::stg::load::load(&mut sources, &[("t.stg".into(), text.into())], false)
-            .unwrap_or_else(|d| panic!("{d:?}"));
-        crate::machine::lower::lower(&loaded.program).unwrap()
-    }
+    use crate::machine::lower::lower_text;
 
     const PROGRAM: &str = "main = {} \\u {} -> f {1#, 2#}\n\
         f = {} \\r {x, y} -> case +# {x, y} of\n  3# -> I# {x}\n  r -> let p = {r} \\u {} -> I# {r} in p {}\n";
 
     #[test]
     fn compiled_tables_pass_verification_and_a_bad_index_fails_it() {
-        let code = code_of(PROGRAM);
+        let code = lower_text(PROGRAM);
         let mut c = compile(&code, false);
         assert_eq!(c.verify(&code), Ok(()));
         assert!(c.ops.iter().any(|o| matches!(o, Op::CasePrim { .. })));
@@ -1015,7 +1009,7 @@ mod tests {
 
     #[test]
     fn a_case_of_a_variable_with_alternatives_not_its_case_s_fails_verification() {
-        let code = code_of(
+        let code = lower_text(
             "main = {} \\u {} -> case one {} of\n  I# {x} -> case one {} of\n    I# {y} -> I# {y}\n\
              one = {} \\r {} -> I# {1#}\n",
         );
@@ -1044,7 +1038,7 @@ mod tests {
 
     #[test]
     fn an_scc_in_stacks_mode_has_a_site_and_a_site_past_the_table_fails_verification() {
-        let code = code_of(
+        let code = lower_text(
             "main = {} \\u {} -> scc \"m\" (f {1#})\nf = {} \\r {x} -> scc \"f\" (I# {x})\n",
         );
         let flat = compile(&code, false);
@@ -1076,7 +1070,7 @@ mod tests {
     fn a_call_of_an_integer_function_is_recognised_by_its_shape() {
         // `add` has `plusInt`'s shape under another name; `swap` does
         // not (its primitive case reads `y` before `x`).
-        let code = code_of(
+        let code = lower_text(
             "main = {} \\u {} -> let t = {} \\u {} -> swap {one, one} in add {one, t}\n\
              one = {} \\r {} -> I# {1#}\n\
              add = {} \\r {a, b} -> case a of\n  I# {x} -> case b of\n    I# {y} -> case +# {x, y} of\n      r -> I# {r}\n\

@@ -281,15 +281,7 @@ impl Liveness {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stg::load::load;
-    use crate::stg::source::SourceMap;
-
-    fn code_of(text: &str) -> Code {
-        let mut sources = SourceMap::new();
-        let loaded = load(&mut sources, &[("t.stg".into(), text.into())], false)
-            .unwrap_or_else(|d| panic!("{d:?}"));
-        crate::machine::lower::lower(&loaded.program).unwrap()
-    }
+    use crate::machine::lower::lower_text;
 
     /// f's slots: x 0, y 1, z 2 (the default's binder), w 3; two nested
     /// cases, the outer saving y alone.
@@ -309,7 +301,7 @@ mod tests {
     /// sets reach slot 64 or beyond (walked), and every length around 64.
     #[test]
     fn the_mask_clears_what_walking_the_nodes_clears() {
-        let code = code_of(TWO_CASES);
+        let code = lower_text(TWO_CASES);
         let mut l = Liveness::new(&code);
         let a = l.node(NONE, 0, &[0, 5, 63]);
         let b = l.node(a, 3, &[40]);
@@ -332,7 +324,7 @@ mod tests {
 
     #[test]
     fn a_continuation_keeps_only_what_its_alternatives_read() {
-        let code = code_of(TWO_CASES);
+        let code = lower_text(TWO_CASES);
         let mut l = Liveness::new(&code);
         let cases: Vec<ExprId> = (0..code.exprs.len() as u32)
             .filter(|&e| matches!(code.expr(e).code, ExprCode::Case { .. }))

@@ -385,15 +385,9 @@ fn apply(code: &mut Code, owner: &[u32], new: &[u32], starts: &[usize]) {
 mod tests {
     use super::super::live::Liveness;
     use super::*;
+    use crate::machine::lower::lower_text;
     use crate::stg::load::load;
     use crate::stg::source::SourceMap;
-
-    fn code_of(text: &str) -> Code {
-        let mut sources = SourceMap::new();
-        let loaded = load(&mut sources, &[("t.stg".into(), text.into())], false)
-            .unwrap_or_else(|d| panic!("{d:?}"));
-        crate::machine::lower::lower(&loaded.program).unwrap()
-    }
 
     fn global_body(code: &Code, name: &str) -> ExprId {
         let g = code.globals.iter().find(|g| g.name == name).unwrap();
@@ -423,7 +417,7 @@ mod tests {
     /// variables.
     #[test]
     fn plus_int_keeps_one_slot() {
-        let before = code_of(PROGRAM);
+        let before = lower_text(PROGRAM);
         let mut after = before.clone();
         number_slots(&mut after);
         let outer = global_body(&before, "plusInt");
@@ -465,7 +459,7 @@ mod tests {
         let text = "main = {} \\u {} -> f {1#}\n\
              f = {} \\r {x} -> case x of\n  y -> let p = {y} \\u {} -> g {y}\n       in let q = {p} \\u {} -> g {p}\n          in q {}\n\
              g = {} \\r {a} -> a {}\n";
-        let mut code = code_of(text);
+        let mut code = lower_text(text);
         number_slots(&mut code);
         let body = global_body(&code, "f");
         let ExprCode::Case {
@@ -535,7 +529,7 @@ mod tests {
     /// A program not shaped as lowering makes it is left as it is.
     #[test]
     fn an_expression_reached_twice_leaves_the_program_alone() {
-        let mut code = code_of(PROGRAM);
+        let mut code = lower_text(PROGRAM);
         // A second lambda with `plusInt`'s body, the same expressions.
         let g = code.globals.iter().find(|g| g.name == "plusInt").unwrap();
         let twin = code.lambda(g.lambda).clone();
