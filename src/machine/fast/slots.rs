@@ -394,16 +394,21 @@ mod tests {
         code.lambda(g.lambda).body
     }
 
-    /// The case in the first alternative of the case `e`.
-    fn inner_case(code: &Code, e: ExprId) -> ExprId {
+    /// The first alternative of the algebraic case `e`.
+    fn first_alt(code: &Code, e: ExprId) -> &AlgAlt {
         let ExprCode::Case {
             alts: AltsKind::Alg(alts),
             ..
         } = &code.expr(e).code
         else {
-            panic!("not a case")
+            panic!("not an algebraic case")
         };
-        alts[0].body
+        &alts[0]
+    }
+
+    /// The case in the first alternative of the case `e`.
+    fn inner_case(code: &Code, e: ExprId) -> ExprId {
+        first_alt(code, e).body
     }
 
     /// The Prelude's `plusInt`, called.
@@ -433,22 +438,8 @@ mod tests {
         };
         assert_eq!((saves.as_slice(), *env_len), (&[0][..], 5));
         // `a#` in slot 0, `b#` in `b`'s slot 1, `r#` in slot 0.
-        let ExprCode::Case {
-            alts: AltsKind::Alg(alts),
-            ..
-        } = &after.expr(outer).code
-        else {
-            panic!()
-        };
-        assert_eq!(alts[0].binds, [0]);
-        let ExprCode::Case {
-            alts: AltsKind::Alg(alts),
-            ..
-        } = &after.expr(inner).code
-        else {
-            panic!()
-        };
-        assert_eq!(alts[0].binds, [1]);
+        assert_eq!(first_alt(&after, outer).binds, [0]);
+        assert_eq!(first_alt(&after, inner).binds, [1]);
     }
 
     /// Slots are reused only where the reference engine's environment
