@@ -629,6 +629,20 @@ impl Heap {
         self.alloc_with(info, cc, payload.len(), |i| payload[i])
     }
 
+    /// The constructor a return allocates (an update's value, rule 7's
+    /// closure) in the op loop: one field (the `I#` of most updates)
+    /// inline, others out of line ([`Heap::alloc_small_out_of_line`]), so
+    /// that what the field loop sets up is not hoisted before the update's
+    /// frame loop for every update (docs/PERFORMANCE.md, "The op loop's
+    /// cold paths, session 11").
+    #[inline(always)]
+    pub fn alloc_returned_con(&mut self, info: Info, cc: u32, fields: &[Value]) -> Option<Addr> {
+        match *fields {
+            [f] => self.alloc_small(info, cc, &[f]),
+            _ => self.alloc_small_out_of_line(info, cc, fields),
+        }
+    }
+
     /// [`Heap::alloc_small`] in a function of its own, for the op loop's
     /// updates and rule 7, which allocate one field inline and call this
     /// for the others: inlined into the update's frame loop, what the

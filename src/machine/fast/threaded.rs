@@ -1108,16 +1108,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 n: fs.len() as u32,
                                 index: c,
                             };
-                            // One field inline (the `I#` of most updates);
-                            // others out of line, so that what the field
-                            // loop sets up is not hoisted before the frame
-                            // loop for every update (docs/PERFORMANCE.md,
-                            // "The op loop's cold paths").
-                            let v = match *fs {
-                                [f] => self.heap.alloc_small(info, ev, &[f]),
-                                _ => self.heap.alloc_small_out_of_line(info, ev, fs),
-                            };
-                            let Some(v) = v else {
+                            let Some(v) = self.heap.alloc_returned_con(info, ev, fs) else {
                                 break 'ret;
                             };
                             self.drop_dead_envs();
@@ -1179,12 +1170,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                         n: fs.len() as u32,
                         index: c,
                     };
-                    // As for an update (above).
-                    let a = match *fs {
-                        [f] => self.heap.alloc_small(info, self.cc, &[f]),
-                        _ => self.heap.alloc_small_out_of_line(info, self.cc, fs),
-                    };
-                    let Some(a) = a else {
+                    let Some(a) = self.heap.alloc_returned_con(info, self.cc, fs) else {
                         break 'ret;
                     };
                     if PROF {
