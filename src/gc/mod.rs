@@ -198,15 +198,20 @@ pub struct Info {
 }
 
 impl Info {
+    /// The largest `n` the info word holds (24 bits).
+    pub const MAX_N: u32 = 0xff_ffff;
+
     #[inline]
     pub fn encode(self) -> Word {
-        (self.tag as u64) | ((self.n as u64 & 0xff_ffff) << 8) | ((self.index as u64) << 32)
+        (self.tag as u64)
+            | ((self.n as u64 & Self::MAX_N as u64) << 8)
+            | ((self.index as u64) << 32)
     }
     #[inline]
     pub fn decode(w: Word) -> Option<Info> {
         Some(Info {
             tag: Tag::from_u8((w & 0xff) as u8)?,
-            n: ((w >> 8) & 0xff_ffff) as u32,
+            n: ((w >> 8) & Self::MAX_N as u64) as u32,
             index: (w >> 32) as u32,
         })
     }
@@ -267,6 +272,77 @@ pub trait Roots {
     /// them.
     fn visit_young_roots(&mut self, f: &mut dyn FnMut(&mut [Value])) {
         self.visit_roots(f)
+    }
+}
+
+/// Words taken at the allocation pointer by [`Heap::take_block`], which
+/// the caller fills with closures; it holds the heap borrowed meanwhile.
+/// Its writes go through the pointers it was made with, which the writes
+/// cannot change (the heap's own fields are not reloaded after each).
+pub struct FreshBlock<'h> {
+    /// The block's first word in `mem`.
+    words: *mut Word,
+    /// The pointer bitmap's first word.
+    bits: *mut u64,
+    /// The block's first word's address.
+    addr: usize,
+    #[cfg(debug_assertions)]
+    len: usize,
+    _heap: std::marker::PhantomData<&'h mut Heap>,
+}
+
+impl FreshBlock<'_> {
+    /// The address of the block's first word.
+    #[inline(always)]
+    pub fn addr(&self) -> Addr {
+        self.addr as Addr
+    }
+
+    /// Write a closure's header at offset `off` (words `off` and `off +
+    /// 1`: the info word `info`, already encoded, and the cost centre),
+    /// and 0 in its first payload word (what a closure of no free
+    /// variables holds there; a closure with fields has it written again
+    /// by [`FreshBlock::field`]).
+    ///
+    /// # Safety
+    /// `off + 3 <= ` the block's length (a closure takes at least three
+    /// words).
+    #[inline(always)]
+    pub unsafe fn header(&mut self, off: usize, info: Word, cc: u32) {
+        #[cfg(debug_assertions)]
+        debug_assert!(off + 3 <= self.len);
+        // SAFETY: `off + 2` is within the block (the caller's bound), which
+        // is within `mem` (`Heap::take_block`).
+        unsafe {
+            let w = self.words.add(off);
+            w.write(info);
+            w.add(1).write(cc as Word);
+            w.add(2).write(0);
+        }
+    }
+
+    /// Write the payload word at offset `off`: `v`'s word, and its pointer
+    /// bit when it is a pointer (the bits of fresh words are clear: see
+    /// [`Heap::alloc`]).
+    ///
+    /// # Safety
+    /// `off <` the block's length.
+    #[inline(always)]
+    pub unsafe fn field(&mut self, off: usize, v: Value) {
+        #[cfg(debug_assertions)]
+        debug_assert!(off < self.len);
+        let (w, bit) = match v {
+            Value::Int(k) => (k as u64, 0),
+            Value::Ptr(p) => (p, 1),
+        };
+        let j = self.addr + off;
+        // SAFETY: `off` is within the block (the caller's bound), which is
+        // within `mem`; `j < mem.len() <= bits.len() * 64` (`take_block`,
+        // and `in_regions`' assertion), so `j / 64 < bits.len()`.
+        unsafe {
+            self.words.add(off).write(w);
+            *self.bits.add(j / 64) |= bit << (j % 64);
+        }
     }
 }
 
@@ -687,6 +763,37 @@ impl Heap {
             return Some(a as Addr);
         }
         self.alloc_small(info, cc, payload)
+    }
+
+    /// `words` fresh words at the allocation pointer, taken at once for
+    /// closures the caller writes into them next (a `let`'s, in the fast
+    /// engine's op loop): one bump of the allocation pointer and of the
+    /// bytes allocated, where [`Heap::alloc_with`] per closure checked the
+    /// room, bumped both and set up its field loop each time
+    /// (docs/PERFORMANCE.md, "The op loop, session 12").
+    ///
+    /// # Safety
+    /// `words <= self.free_words()`, and the caller writes closures over
+    /// every word of the block ([`FreshBlock::header`], then
+    /// [`FreshBlock::field`] for each payload word) before the heap is
+    /// used again: until then the block's words hold whatever was there.
+    #[inline(always)]
+    pub unsafe fn take_block(&mut self, words: usize) -> FreshBlock<'_> {
+        debug_assert!(words <= self.free_words());
+        debug_assert!(self.lim <= self.mem.len() && self.mem.len() <= self.bits.len() * 64);
+        let a = self.hp;
+        self.hp += words;
+        self.stats.bytes_allocated += words as u64 * 8;
+        FreshBlock {
+            // SAFETY: `a + words <= lim <= mem.len()` (the caller's bound
+            // and `Heap::lim`'s invariant), so `a` is within `mem`.
+            words: unsafe { self.mem.as_mut_ptr().add(a) },
+            bits: self.bits.as_mut_ptr(),
+            addr: a,
+            #[cfg(debug_assertions)]
+            len: words,
+            _heap: std::marker::PhantomData,
+        }
     }
 
     /// [`Heap::alloc`] with payload word `i` given by `field(i)`, `i < n`.

@@ -30,7 +30,7 @@
 
 use std::collections::HashMap;
 
-use crate::gc::{Value, closure_words};
+use crate::gc::{Info, Tag, Value, Word, closure_words};
 use crate::machine::accounting::Accounting;
 use crate::machine::code::*;
 use crate::profile::cost_centre::CcId;
@@ -94,14 +94,23 @@ pub(super) struct ConAlt {
     pub body: ExprId,
 }
 
-/// One closure a `let` builds: its slot, lambda, and free variables
-/// (`nfree` operands from `first_free` in `opnds`).
+/// One closure a `let` builds: its info word (encoded: a lambda's closure
+/// and its number of free variables), its slot, and where it lies in the
+/// `let`'s block of words.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct LetClosure {
+    pub info: Word,
     pub slot: u32,
-    pub lambda: LambdaId,
-    pub first_free: u32,
-    pub nfree: u32,
+    pub offset: u32,
+}
+
+/// One free variable of a `let`'s closures: its operand, and the word of
+/// the `let`'s block it goes to. A `let`'s are in one run, closure after
+/// closure, so that they are written in one loop.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct LetField {
+    pub opnd: Opnd,
+    pub offset: u32,
 }
 
 /// The ops. Argument lists are `n` operands from `first` in `opnds`, in
@@ -111,12 +120,15 @@ pub(super) enum Op {
     /// Left to the rule loop.
     Rules,
     /// `let(rec)` (rule 3): `n` closures from `first` in `lets`, `words`
-    /// words in all.
+    /// words in all, their free variables `nfields` from `fields` in
+    /// `let_fields`.
     Let {
         first: u32,
-        n: u32,
+        fields: u32,
         words: u32,
         body: ExprId,
+        n: u16,
+        nfields: u16,
     },
     /// `case x {} of alts` (`alts` are `case_alts` of the case).
     CaseVar { x: Opnd, alts: u32 },
@@ -224,6 +236,7 @@ pub(super) struct Compiled {
     pub int_alts: Vec<(i64, ExprId)>,
     pub bind_slots: Vec<u32>,
     pub lets: Vec<LetClosure>,
+    pub let_fields: Vec<LetField>,
     /// The constant area: the globals' slots are filled in when their
     /// closures are allocated; then the literals.
     pub constants: Vec<Value>,
@@ -305,15 +318,50 @@ impl Compiled {
             };
             match *op {
                 Op::Rules | Op::Lit(_) => {}
-                Op::Let { first, n, body, .. } => {
-                    range(first, n, self.lets.len(), "let")?;
+                Op::Let {
+                    first,
+                    n,
+                    fields,
+                    nfields,
+                    words,
+                    body,
+                } => {
+                    range(first, n.into(), self.lets.len(), "let")?;
+                    range(fields, nfields.into(), self.let_fields.len(), "let fields")?;
                     expr(body, "let body")?;
-                    for b in &self.lets[first as usize..(first + n) as usize] {
+                    // The closures lie one after another from offset 0 and
+                    // fill the block of `words` words; the fields fill
+                    // their payloads, closure after closure, each at its
+                    // place (the op loop writes each word at its offset
+                    // without a check, and every word of the block).
+                    let mut free = self.let_fields[fields as usize..][..nfields as usize].iter();
+                    let mut end = 0usize;
+                    for b in &self.lets[first as usize..][..n as usize] {
                         slot(b.slot, "let slot")?;
-                        range(b.first_free, b.nfree, self.opnds.len(), "let free")?;
-                        if b.lambda as usize >= code.lambdas.len() {
-                            return Err(format!("op {e}: lambda {}", b.lambda));
+                        let info = Info::decode(b.info)
+                            .filter(|i| i.tag == Tag::Lambda)
+                            .ok_or_else(|| format!("op {e}: let info word {:#x}", b.info))?;
+                        if info.index as usize >= code.lambdas.len() {
+                            return Err(format!("op {e}: lambda {}", info.index));
                         }
+                        if b.offset as usize != end {
+                            return Err(format!("op {e}: let closure at {} not {end}", b.offset));
+                        }
+                        for i in 0..info.n as usize {
+                            let f = free
+                                .next()
+                                .ok_or_else(|| format!("op {e}: let fields too few"))?;
+                            opnd(f.opnd)?;
+                            if f.offset as usize != end + 2 + i {
+                                return Err(format!("op {e}: let field at {}", f.offset));
+                            }
+                        }
+                        end += closure_words(info.n as usize);
+                    }
+                    if free.next().is_some() || end != words as usize {
+                        return Err(format!(
+                            "op {e}: let of {words} words, {end} in its closures"
+                        ));
                     }
                 }
                 Op::CaseVar { x, alts } => {
@@ -494,6 +542,16 @@ impl Compiled {
         unsafe { run(&self.lets, first, n) }
     }
 
+    /// The free variables of a `let`'s closures.
+    ///
+    /// # Safety
+    /// `first..first + n` is the range of a verified `Op::Let`'s fields.
+    #[inline(always)]
+    pub unsafe fn let_fields(&self, first: u32, n: u32) -> &[LetField] {
+        // SAFETY: a verified range (see above).
+        unsafe { run(&self.let_fields, first, n) }
+    }
+
     /// `case_alts[e]`: `NONE`, or an index of `alts` (verified).
     ///
     /// # Safety
@@ -660,6 +718,7 @@ pub(super) fn compile(code: &Code, stacks: bool) -> Compiled {
             int_alts: Vec::new(),
             bind_slots: Vec::new(),
             lets: Vec::new(),
+            let_fields: Vec::new(),
             constants: vec![Value::Int(0); nglobals as usize],
             case_alts: vec![NONE; code.exprs.len()],
             case_env_len: code
@@ -842,33 +901,50 @@ impl Compiler<'_> {
         let code = self.code;
         Some(match &code.exprs[e as usize].code {
             ExprCode::Let { binds, body, .. } => {
-                let first = self.c.lets.len() as u32;
-                let mut words = 0;
+                // Built aside, and kept only when every count fits the op
+                // (a larger `let` is left to the rule loop).
+                let mut lets = Vec::with_capacity(binds.len());
+                let mut fields = Vec::new();
+                let mut words: usize = 0;
                 for b in binds {
                     let lam = code.lambdas.get(b.lambda as usize)?;
                     if b.slot >= size {
                         return None;
                     }
-                    let free = lam
-                        .free
-                        .iter()
-                        .map(|v| self.var(*v, size))
-                        .collect::<Option<Vec<_>>>()?;
-                    let first_free = self.c.opnds.len() as u32;
-                    self.c.opnds.extend(&free);
-                    self.c.lets.push(LetClosure {
+                    let nfree = lam.free.len();
+                    let info = Info {
+                        tag: Tag::Lambda,
+                        n: u32::try_from(nfree).ok().filter(|&n| n <= Info::MAX_N)?,
+                        index: b.lambda,
+                    };
+                    let offset = u32::try_from(words).ok()?;
+                    for (i, v) in lam.free.iter().enumerate() {
+                        fields.push(LetField {
+                            opnd: self.var(*v, size)?,
+                            offset: offset + 2 + i as u32,
+                        });
+                    }
+                    lets.push(LetClosure {
+                        info: info.encode(),
                         slot: b.slot,
-                        lambda: b.lambda,
-                        first_free,
-                        nfree: free.len() as u32,
+                        offset,
                     });
-                    words += closure_words(free.len()) as u32;
+                    words += closure_words(nfree);
                 }
+                let n = u16::try_from(lets.len()).ok()?;
+                let nfields = u16::try_from(fields.len()).ok()?;
+                let words = u32::try_from(words).ok()?;
+                let first = self.c.lets.len() as u32;
+                let first_field = self.c.let_fields.len() as u32;
+                self.c.lets.extend(lets);
+                self.c.let_fields.extend(fields);
                 Op::Let {
                     first,
-                    n: binds.len() as u32,
+                    fields: first_field,
                     words,
                     body: *body,
+                    n,
+                    nfields,
                 }
             }
             ExprCode::Case { scrut, .. } => {

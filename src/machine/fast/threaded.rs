@@ -227,6 +227,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     Op::Let {
                         first,
                         n,
+                        fields,
+                        nfields,
                         words,
                         body,
                     } => {
@@ -235,34 +237,42 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                             break 'ops;
                         }
                         self.at = pc;
-                        let cc = self.cc;
-                        // Bind every name first (letrec), then build each
-                        // closure with its free variables, as the rule loop.
-                        let mut next = self.heap.next_addr();
-                        // SAFETY: the range of a verified `let`.
-                        let lets = unsafe { self.k.lets(first, n) };
+                        let (cc, base) = (self.cc, self.env_base);
+                        // SAFETY: the ranges of a verified `let`.
+                        let (lets, free) = unsafe {
+                            (
+                                self.k.lets(first, n.into()),
+                                self.k.let_fields(fields, nfields.into()),
+                            )
+                        };
+                        // All its closures' words at once. SAFETY: the heap
+                        // has room (above); `Compiled::verify` checked that
+                        // the closures fill the `words` words one after
+                        // another and the fields fill their payloads, so
+                        // the two loops write every word of the block, each
+                        // within it.
+                        let mut block = unsafe { self.heap.take_block(words as usize) };
+                        let at = block.addr();
+                        // Bind every name first (letrec) and write each
+                        // closure's header, then each free variable, as the
+                        // rule loop builds each closure.
                         for b in lets {
-                            // SAFETY: a verified slot (see `value_of`).
+                            // SAFETY: a verified slot (see `value_of`), and
+                            // a verified closure of the block (above).
                             unsafe {
                                 self.s
                                     .vals
-                                    .set(self.env_base + b.slot as usize, Value::Ptr(next))
-                            };
-                            next += closure_words(b.nfree as usize) as Addr;
+                                    .set(base + b.slot as usize, Value::Ptr(at + b.offset as Addr));
+                                block.header(b.offset as usize, b.info, cc);
+                            }
                         }
-                        for b in lets {
-                            let info = Info {
-                                tag: Tag::Lambda,
-                                n: b.nfree,
-                                index: b.lambda,
+                        for f in free {
+                            // SAFETY: a verified operand, read as in
+                            // `value_of`, and a verified payload word of the
+                            // block (above).
+                            unsafe {
+                                block.field(f.offset as usize, self.s.vals.get(f.opnd.index(base)))
                             };
-                            let (vals, base, k) = (&self.s.vals, self.env_base, &self.k);
-                            let r = self.heap.alloc_with(info, cc, b.nfree as usize, |i| {
-                                // SAFETY: `i < nfree`: an operand of the
-                                // verified closure, read as in `value_of`.
-                                unsafe { vals.get(k.opnd(b.first_free + i as u32).index(base)) }
-                            });
-                            debug_assert!(r.is_some());
                         }
                         if PROF {
                             self.pend_words += words as u64;
