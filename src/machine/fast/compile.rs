@@ -105,8 +105,9 @@ pub(super) struct LetClosure {
 }
 
 /// One free variable of a `let`'s closures: its operand, and the word of
-/// the `let`'s block it goes to. A `let`'s are in one run, closure after
-/// closure, so that they are written in one loop.
+/// the `let`'s block it goes to. A `let`'s are in one run, those in the
+/// environment (local operands) first, so that each part is written in
+/// one loop that knows which it reads.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct LetField {
     pub opnd: Opnd,
@@ -121,7 +122,8 @@ pub(super) enum Op {
     Rules,
     /// `let(rec)` (rule 3): `n` closures from `first` in `lets`, `words`
     /// words in all, their free variables `nfields` from `fields` in
-    /// `let_fields`.
+    /// `let_fields`, the first `nlocal` of them local operands and the
+    /// rest constants.
     Let {
         first: u32,
         fields: u32,
@@ -129,6 +131,7 @@ pub(super) enum Op {
         body: ExprId,
         n: u16,
         nfields: u16,
+        nlocal: u16,
     },
     /// `case x {} of alts` (`alts` are `case_alts` of the case).
     CaseVar { x: Opnd, alts: u32 },
@@ -323,6 +326,7 @@ impl Compiled {
                     n,
                     fields,
                     nfields,
+                    nlocal,
                     words,
                     body,
                 } => {
@@ -331,10 +335,10 @@ impl Compiled {
                     expr(body, "let body")?;
                     // The closures lie one after another from offset 0 and
                     // fill the block of `words` words; the fields fill
-                    // their payloads, closure after closure, each at its
-                    // place (the op loop writes each word at its offset
-                    // without a check, and every word of the block).
-                    let mut free = self.let_fields[fields as usize..][..nfields as usize].iter();
+                    // their payloads, each word once (the op loop writes
+                    // each word at its offset without a check, and every
+                    // word of the block).
+                    let mut payload = vec![false; words as usize];
                     let mut end = 0usize;
                     for b in &self.lets[first as usize..][..n as usize] {
                         slot(b.slot, "let slot")?;
@@ -347,21 +351,32 @@ impl Compiled {
                         if b.offset as usize != end {
                             return Err(format!("op {e}: let closure at {} not {end}", b.offset));
                         }
-                        for i in 0..info.n as usize {
-                            let f = free
-                                .next()
-                                .ok_or_else(|| format!("op {e}: let fields too few"))?;
-                            opnd(f.opnd)?;
-                            if f.offset as usize != end + 2 + i {
-                                return Err(format!("op {e}: let field at {}", f.offset));
-                            }
-                        }
                         end += closure_words(info.n as usize);
+                        if end > payload.len() {
+                            return Err(format!(
+                                "op {e}: let of {words} words, more in its closures"
+                            ));
+                        }
+                        payload[b.offset as usize + 2..][..info.n as usize].fill(true);
                     }
-                    if free.next().is_some() || end != words as usize {
+                    if end != words as usize || nlocal > nfields {
                         return Err(format!(
                             "op {e}: let of {words} words, {end} in its closures"
                         ));
+                    }
+                    let free = &self.let_fields[fields as usize..][..nfields as usize];
+                    for (i, f) in free.iter().enumerate() {
+                        opnd(f.opnd)?;
+                        if (f.opnd.0 & Opnd::LOCAL != 0) != (i < nlocal as usize) {
+                            return Err(format!("op {e}: let field {i}: {:?}", f.opnd));
+                        }
+                        match payload.get_mut(f.offset as usize) {
+                            Some(w) if *w => *w = false,
+                            _ => return Err(format!("op {e}: let field at {}", f.offset)),
+                        }
+                    }
+                    if payload.contains(&true) {
+                        return Err(format!("op {e}: let payload word not written"));
                     }
                 }
                 Op::CaseVar { x, alts } => {
@@ -931,8 +946,16 @@ impl Compiler<'_> {
                     });
                     words += closure_words(nfree);
                 }
+                // Local operands first (each field is written at its own
+                // offset, so the order is free).
+                fields.sort_by_key(|f: &LetField| f.opnd.0 & Opnd::LOCAL == 0);
+                let nlocal = fields
+                    .iter()
+                    .filter(|f| f.opnd.0 & Opnd::LOCAL != 0)
+                    .count();
                 let n = u16::try_from(lets.len()).ok()?;
                 let nfields = u16::try_from(fields.len()).ok()?;
+                let nlocal = u16::try_from(nlocal).ok()?;
                 let words = u32::try_from(words).ok()?;
                 let first = self.c.lets.len() as u32;
                 let first_field = self.c.let_fields.len() as u32;
@@ -945,6 +968,7 @@ impl Compiler<'_> {
                     body: *body,
                     n,
                     nfields,
+                    nlocal,
                 }
             }
             ExprCode::Case { scrut, .. } => {

@@ -229,6 +229,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                         n,
                         fields,
                         nfields,
+                        nlocal,
                         words,
                         body,
                     } => {
@@ -253,26 +254,43 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                         // within it.
                         let mut block = unsafe { self.heap.take_block(words as usize) };
                         let at = block.addr();
+                        // The slots through a pointer held in a register:
+                        // the block's writes would have the stack's area
+                        // pointer loaded again after each.
+                        let area = self.s.vals.area_ptr();
                         // Bind every name first (letrec) and write each
                         // closure's header, then each free variable, as the
                         // rule loop builds each closure.
                         for b in lets {
-                            // SAFETY: a verified slot (see `value_of`), and
-                            // a verified closure of the block (above).
+                            let i = base + b.slot as usize;
+                            debug_assert!(i < self.s.vals.len());
+                            // SAFETY: a verified slot, within the area as
+                            // in `value_of`; a verified closure of the
+                            // block (above).
                             unsafe {
-                                self.s
-                                    .vals
-                                    .set(base + b.slot as usize, Value::Ptr(at + b.offset as Addr));
+                                area.add(i).write(Value::Ptr(at + b.offset as Addr));
                                 block.header(b.offset as usize, b.info, cc);
                             }
                         }
-                        for f in free {
-                            // SAFETY: a verified operand, read as in
-                            // `value_of`, and a verified payload word of the
+                        // The environment's, then the constants.
+                        debug_assert!(nlocal as usize <= free.len());
+                        // SAFETY: `nlocal <= nfields` (verified).
+                        let (locals, consts) = unsafe { free.split_at_unchecked(nlocal as usize) };
+                        for f in locals {
+                            let i = base + (f.opnd.0 & !Opnd::LOCAL) as usize;
+                            debug_assert!(i < self.s.vals.len());
+                            // SAFETY: a verified local operand, within the
+                            // area as in `value_of`; a verified payload word
+                            // of the block (above).
+                            unsafe { block.field(f.offset as usize, area.add(i).read()) };
+                        }
+                        for f in consts {
+                            let i = f.opnd.0 as usize;
+                            debug_assert!(i < self.s.vals.len());
+                            // SAFETY: a verified constant operand, in the
+                            // constant area; a verified payload word of the
                             // block (above).
-                            unsafe {
-                                block.field(f.offset as usize, self.s.vals.get(f.opnd.index(base)))
-                            };
+                            unsafe { block.field(f.offset as usize, area.add(i).read()) };
                         }
                         if PROF {
                             self.pend_words += words as u64;

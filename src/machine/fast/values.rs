@@ -93,6 +93,17 @@ impl ValueStack {
         unsafe { *self.area.get_unchecked_mut(i) = v }
     }
 
+    /// The area's first slot, for a loop that reads and writes slots
+    /// through it (as [`ValueStack::get`] and [`ValueStack::set`], with
+    /// their bounds) while it writes memory that the compiler cannot tell
+    /// apart from the stack's own fields, which it would otherwise load
+    /// again after every write. Valid until the area next grows
+    /// ([`ValueStack::open`], [`ValueStack::set_room`]).
+    #[inline(always)]
+    pub fn area_ptr(&mut self) -> *mut Value {
+        self.area.as_mut_ptr()
+    }
+
     /// The slots the area holds: the highest top so far, `room` and a
     /// little more (see [`ValueStack::grow`]).
     #[cfg(test)]
