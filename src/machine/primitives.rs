@@ -6,7 +6,7 @@ use crate::stg::syntax::PrimOp;
 /// `x op y` (for `negate#`, `y` is ignored). Arithmetic wraps around on
 /// overflow, as GHC's `Int#` does; `/#` and `%#` truncate toward zero;
 /// comparisons give `1#` or `0#`. `None` is a division by zero.
-#[inline]
+#[inline(always)]
 pub fn apply(op: PrimOp, x: i64, y: i64) -> Option<i64> {
     let b = |c: bool| c as i64;
     Some(match op {
