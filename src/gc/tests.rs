@@ -714,3 +714,54 @@ fn pages_moved_between_the_old_spaces_keep_the_heap_exact() {
         assert!(recycled > 0, "pages were moved ahead of the old generation");
     }
 }
+
+/// A block taken at once and filled with closures holds what the same
+/// closures allocated one by one do: words, pointer bits, the allocation
+/// pointer and the bytes allocated.
+#[test]
+fn a_block_filled_with_closures_is_those_closures_allocated_one_by_one() {
+    let lam = |n: u32| Info {
+        tag: Tag::Lambda,
+        n,
+        index: 3,
+    };
+    // A pointer to a closure allocated first in both heaps.
+    let (mut one, mut block) = (heap_with_room(), heap_with_room());
+    let target = one.alloc(con(1), 1, &[Value::Int(1)]).unwrap();
+    assert_eq!(block.alloc(con(1), 1, &[Value::Int(1)]).unwrap(), target);
+    let closures: [&[Value]; 3] = [
+        &[],
+        &[Value::Int(-4), Value::Ptr(target)],
+        &[Value::Ptr(target)],
+    ];
+    let start = one.next_addr() as usize;
+    for fields in closures {
+        let n = fields.len();
+        one.alloc_with(lam(n as u32), 9, n, |i| fields[i]).unwrap();
+    }
+    let words: usize = closures.iter().map(|f| closure_words(f.len())).sum();
+    // SAFETY: the heap has room for 100 words; the loop writes every word.
+    let mut b = unsafe { block.take_block(words) };
+    assert_eq!(b.addr() as usize, start);
+    let mut off = 0;
+    for fields in closures {
+        // SAFETY: each closure within the block (its words summed above).
+        unsafe {
+            b.header(off, lam(fields.len() as u32).encode(), 9);
+            for (i, v) in fields.iter().enumerate() {
+                b.field(off + 2 + i, *v);
+            }
+        }
+        off += closure_words(fields.len());
+    }
+    assert_eq!(block.next_addr(), one.next_addr());
+    assert_eq!(block.stats.bytes_allocated, one.stats.bytes_allocated);
+    assert_eq!(
+        block.mem[start..start + words],
+        one.mem[start..start + words]
+    );
+    for i in start..start + words {
+        assert_eq!(block.heap_word_bit(i), one.heap_word_bit(i), "word {i}");
+    }
+    assert!(block.heap_word_bit(start + 3 + 3) && !block.heap_word_bit(start + 3 + 2));
+}

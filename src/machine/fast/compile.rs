@@ -1103,6 +1103,31 @@ mod tests {
         bad(&|k| {
             k.ops.pop();
         });
+        // A `let`'s closures and fields must fill its block exactly, each
+        // word once, with the environment's operands first.
+        assert!(c.ops.iter().any(|o| matches!(
+            o,
+            Op::Let {
+                nfields: 1,
+                nlocal: 1,
+                ..
+            }
+        )));
+        bad(&|k| k.let_fields[0].offset += 1);
+        bad(&|k| k.let_fields[0].offset -= 1);
+        bad(&|k| k.lets[0].offset += 1);
+        bad(&|k| k.let_fields[0].opnd = Opnd(0));
+        bad(&|k| {
+            k.lets[0].info =
+                Info::decode(k.lets[0].info).map_or(0, |i| Info { tag: Tag::Con, ..i }.encode())
+        });
+        bad(&|k| {
+            for o in &mut k.ops {
+                if let Op::Let { words, .. } = o {
+                    *words += 1;
+                }
+            }
+        });
         c.int_alts.clear();
         assert!(c.verify(&code).is_err());
     }
