@@ -313,6 +313,25 @@ impl Heap {
     }
 }
 
+/// Call the method `f` of the evacuation `ev` for this collection's kind:
+/// `ALSO`, whether a second space besides the nursery and `from` is
+/// collected (the aged closures in a major collection), and `AGE`, whether
+/// the nursery's closures are aged (a survivor space to age them into).
+/// Each kind's copy loop tests only what that kind has (a minor
+/// collection never the `also` space; a major one that ages nothing
+/// neither the age window nor the survivor space): the tests left out
+/// are those that always fail for it, so every kind copies what it did.
+macro_rules! specialised {
+    ($ev:tt . $f:ident ( $($arg:expr),* )) => {
+        match ($ev.also_len != 0, $ev.aged_start < $ev.aged_end) {
+            (false, false) => $ev.$f::<false, false>($($arg),*),
+            (false, true) => $ev.$f::<false, true>($($arg),*),
+            (true, false) => $ev.$f::<true, false>($($arg),*),
+            (true, true) => $ev.$f::<true, true>($($arg),*),
+        }
+    };
+}
+
 /// A collection in progress: what is being collected (`0..young_end`,
 /// the nursery's words in use, and the `from` and `also` spaces: the aged
 /// closures and, in a major collection, the old space), the old
@@ -379,20 +398,26 @@ impl Evacuation<'_> {
     /// Is `a` in a space being collected? The nursery first: most
     /// pointers the copy follows lead there.
     #[inline(always)]
-    fn collected(&self, a: usize) -> bool {
+    fn collected<const ALSO: bool>(&self, a: usize) -> bool {
         if a < self.young_end {
             return true;
         }
         a.wrapping_sub(self.from_start) < self.from_len
-            || a.wrapping_sub(self.also_start) < self.also_len
+            || ALSO && a.wrapping_sub(self.also_start) < self.also_len
     }
 
     /// Evacuate every pointer of a run of roots.
     #[inline(always)]
     fn evacuate_all(&mut self, vs: &mut [Value]) {
+        specialised!(self.evacuate_values(vs))
+    }
+
+    /// [`Evacuation::evacuate_all`] for one kind of collection.
+    #[inline(always)]
+    fn evacuate_values<const ALSO: bool, const AGE: bool>(&mut self, vs: &mut [Value]) {
         for v in vs {
             if let Value::Ptr(a) = *v {
-                *v = Value::Ptr(self.evacuate(a));
+                *v = Value::Ptr(self.evacuate::<ALSO, AGE>(a));
             }
         }
     }
@@ -423,7 +448,7 @@ impl Evacuation<'_> {
     /// already, and return its new address. A closure outside the spaces
     /// collected (an old one in a minor collection) stays where it is.
     #[inline(always)]
-    fn evacuate(&mut self, a: Addr) -> Addr {
+    fn evacuate<const ALSO: bool, const AGE: bool>(&mut self, a: Addr) -> Addr {
         const IND: u64 = Tag::Ind as u64;
         const FORWARD: u64 = Tag::Forward as u64;
         // The black hole's tags are the two between these.
@@ -439,22 +464,25 @@ impl Evacuation<'_> {
         // engine does not look at again, points to an aged or old
         // indirection (to be promoted), not to a nursery closure (to be
         // aged) (`Roots::visit_young_roots`). That indirection is kept.
-        let ageing = self.aged_start < self.aged_end;
         let mut hops = 0u32;
         loop {
-            if !self.collected(a) || a + 2 >= self.mem.len() {
+            if !self.collected::<ALSO>(a) || a + 2 >= self.mem.len() {
                 return a as Addr;
             }
             // SAFETY: `a + 2 < mem.len() <= bits.len() * 64` (just
             // checked; `within_the_heap`).
             w = unsafe { *self.mem.get_unchecked(a) };
-            // SAFETY: `(a + 2) / 64 < bits.len()`, as above.
-            if w & 0xff != IND || !unsafe { bit(self.bits, a + 2) } {
+            if w & 0xff != IND {
                 break;
             }
+            // An indirection's payload is a pointer (`Heap::update_with_ind`,
+            // `Heap::update_blackhole`); were it not, the next hop's tests
+            // would still keep the walk within the heap.
+            // SAFETY: `(a + 2) / 64 < bits.len()`, as above.
+            debug_assert!(unsafe { bit(self.bits, a + 2) });
             // SAFETY: as above.
             let t = unsafe { *self.mem.get_unchecked(a + 2) } as usize;
-            if ageing && t < self.young_end && a >= self.young_end {
+            if AGE && a >= self.young_end && t < self.young_end {
                 break;
             }
             a = t;
@@ -480,11 +508,11 @@ impl Evacuation<'_> {
             // A black hole or an entered `\s` closure (the tags past
             // `Ind`, short of `Forward`): copied small.
             if n > 1 && self.shrink_black_holes {
-                return self.evacuate_black_hole(a, w);
+                return self.evacuate_black_hole::<AGE>(a, w);
             }
         }
         let size = closure_words(n);
-        let Some(new) = self.room(a, size) else {
+        let Some(new) = self.room::<AGE>(a, size) else {
             return a as Addr;
         };
         // SAFETY: `a + size` and `new + size` are within `mem`, and the
@@ -506,9 +534,9 @@ impl Evacuation<'_> {
     /// Inlined (a call would take the address of the copy loop's
     /// evacuation, held in locals), behind the one compare.
     #[inline(always)]
-    fn evacuate_black_hole(&mut self, a: usize, w: u64) -> Addr {
+    fn evacuate_black_hole<const AGE: bool>(&mut self, a: usize, w: u64) -> Addr {
         let size = closure_words(0);
-        let Some(new) = self.room(a, size) else {
+        let Some(new) = self.room::<AGE>(a, size) else {
             return a as Addr;
         };
         debug_assert!(
@@ -532,14 +560,15 @@ impl Evacuation<'_> {
     /// closure and its new place lie within `mem` (to-spaces are within
     /// it: `Evacuation::within_the_heap`) and do not overlap.
     #[inline(always)]
-    fn room(&mut self, a: usize, size: usize) -> Option<usize> {
+    fn room<const AGE: bool>(&mut self, a: usize, size: usize) -> Option<usize> {
         if a + size > self.mem.len() {
             // Cannot happen: closures lie within the heap.
             debug_assert!(false, "a closure past the heap's end");
             return None;
         }
         let new;
-        if a < self.young_end && a >= self.age_from && self.aged_free + size <= self.aged_end {
+        if AGE && a < self.young_end && a >= self.age_from && self.aged_free + size <= self.aged_end
+        {
             new = self.aged_free;
             self.aged_free += size;
         } else {
@@ -580,17 +609,21 @@ impl Evacuation<'_> {
     /// unscanned (each scan may copy into either), in locals
     /// ([`Evacuation::in_locals`]).
     fn scan(&mut self, old_scan: usize, aged_scan: usize) {
-        self.in_locals(|ev| ev.scan_spaces(old_scan, aged_scan));
+        self.in_locals(|ev| specialised!(ev.scan_spaces(old_scan, aged_scan)));
     }
 
     /// [`Evacuation::scan`]'s loop.
     #[inline(always)]
-    fn scan_spaces(&mut self, mut old_scan: usize, mut aged_scan: usize) {
+    fn scan_spaces<const ALSO: bool, const AGE: bool>(
+        &mut self,
+        mut old_scan: usize,
+        mut aged_scan: usize,
+    ) {
         loop {
-            if aged_scan < self.aged_free {
-                aged_scan = self.scan_space(aged_scan, false);
+            if AGE && aged_scan < self.aged_free {
+                aged_scan = self.scan_space::<ALSO, AGE>(aged_scan, false);
             } else if old_scan < self.free {
-                old_scan = self.scan_space(old_scan, true);
+                old_scan = self.scan_space::<ALSO, AGE>(old_scan, true);
             } else {
                 return;
             }
@@ -609,7 +642,11 @@ impl Evacuation<'_> {
     /// most the free word). An old word left pointing to an aged closure
     /// is remembered.
     #[inline(always)]
-    fn scan_space(&mut self, mut scan: usize, old: bool) -> usize {
+    fn scan_space<const ALSO: bool, const AGE: bool>(
+        &mut self,
+        mut scan: usize,
+        old: bool,
+    ) -> usize {
         debug_assert!(self.fits());
         loop {
             let free = if old { self.free } else { self.aged_free };
@@ -629,7 +666,7 @@ impl Evacuation<'_> {
                 return free;
             }
             // SAFETY: `i < free <= mem.len()`, as above.
-            unsafe { self.evacuate_word(i, old) };
+            unsafe { self.evacuate_word::<ALSO, AGE>(i, old) };
             scan = i + 1;
         }
     }
@@ -653,7 +690,7 @@ impl Evacuation<'_> {
             return;
         }
         // SAFETY: `i < mem.len()`, just checked.
-        unsafe { self.evacuate_word(i, true) };
+        unsafe { specialised!(self.evacuate_word(i, true)) };
     }
 
     /// Evacuate what the pointer word `i` points to and point it at the
@@ -664,13 +701,16 @@ impl Evacuation<'_> {
     ///
     /// `i < mem.len()`.
     #[inline(always)]
-    unsafe fn evacuate_word(&mut self, i: usize, old: bool) {
+    unsafe fn evacuate_word<const ALSO: bool, const AGE: bool>(&mut self, i: usize, old: bool) {
         debug_assert!(i < self.mem.len());
         // SAFETY: `i < mem.len()` (the caller's contract).
-        let new = self.evacuate(unsafe { *self.mem.get_unchecked(i) });
+        let new = self.evacuate::<ALSO, AGE>(unsafe { *self.mem.get_unchecked(i) });
         // SAFETY: as above; `evacuate` does not shrink `mem`.
         unsafe { *self.mem.get_unchecked_mut(i) = new };
-        if old && (new as usize).wrapping_sub(self.aged_start) < self.aged_end - self.aged_start {
+        if AGE
+            && old
+            && (new as usize).wrapping_sub(self.aged_start) < self.aged_end - self.aged_start
+        {
             self.remembered.push(i as Addr);
         }
     }
