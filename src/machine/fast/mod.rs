@@ -435,60 +435,71 @@ impl St {
             f(&mut self.fields);
         }
         f(&mut self.args);
-        // The update frames' closures, in one run: the older frames left
-        // pointing young, then those pushed since (or all, the older ones
-        // first); put back in the same order.
+        // The update frames' closures: the older frames left pointing
+        // young, in one run, then those pushed since (or all) in runs of
+        // at most `FRAME_RUN` frames, each put back in the same order (the
+        // collector sees the same closures in the same order as in one
+        // run; a deep stack's run no longer takes a vector of its size).
         let from = if all { 0 } else { cs_low };
         let older = self.young_frames.partition_point(|&i| (i as usize) < from);
         self.young_frames.truncate(older);
         let older = std::mem::take(&mut self.young_frames);
         run.clear();
-        run.reserve(older.len() + (self.cs.len() - from));
         for &i in &older {
             run.extend(self.cs[i as usize].update().map(Value::Ptr));
         }
-        for fr in &self.cs[from..] {
-            if let Some(a) = fr.update() {
-                run.push(Value::Ptr(a));
-            }
-        }
         f(&mut run);
         let mut moved = run.iter();
-        let mut put_back = |fr: &mut Frame| -> bool {
-            match moved.next() {
-                Some(&Value::Ptr(b)) => {
-                    fr.set_update(b);
-                    b < young_end
-                }
-                _ => false,
-            }
-        };
         for &i in &older {
             let fr = &mut self.cs[i as usize];
-            if fr.is_update() && put_back(fr) {
+            if fr.is_update() && put_back(fr, moved.next(), young_end) {
                 self.young_frames.push(i);
             }
         }
         // Below `cs_low` (a major collection's older frames), none is
         // left young.
-        let (unchanged, since) = self.cs[from..].split_at_mut(cs_low.max(from) - from);
-        for fr in unchanged {
-            if fr.is_update() {
-                let young = put_back(fr);
-                debug_assert!(!young, "an older update frame left young");
-            }
-        }
         let at = cs_low.max(from);
-        for (k, fr) in since.iter_mut().enumerate() {
-            if fr.is_update() && put_back(fr) {
-                self.young_frames.push((at + k) as u32);
+        let mut start = from;
+        while start < self.cs.len() {
+            let end = (start + FRAME_RUN).min(self.cs.len());
+            run.clear();
+            run.extend(
+                self.cs[start..end]
+                    .iter()
+                    .filter_map(|fr| fr.update().map(Value::Ptr)),
+            );
+            f(&mut run);
+            let mut moved = run.iter();
+            for (i, fr) in (start..end).zip(&mut self.cs[start..end]) {
+                if fr.is_update() && put_back(fr, moved.next(), young_end) {
+                    debug_assert!(i >= at, "an older update frame left young");
+                    self.young_frames.push(i as u32);
+                }
             }
+            start = end;
         }
         self.printer.roots(f);
         // The next visit starts from here.
         self.cs_low = self.cs.len();
         self.floor_low = self.floor;
         self.env_base_at_gc = self.env.0;
+    }
+}
+
+/// The most update frames [`St::visit`] hands to the collector in one run.
+const FRAME_RUN: usize = 4096;
+
+/// Put the update frame `fr`'s closure back as the collector moved it
+/// (`moved`, its entry in the run handed over); whether it now points
+/// into the young generation (below `young_end`).
+#[inline(always)]
+fn put_back(fr: &mut Frame, moved: Option<&Value>, young_end: Addr) -> bool {
+    match moved {
+        Some(&Value::Ptr(b)) => {
+            fr.set_update(b);
+            b < young_end
+        }
+        _ => false,
     }
 }
 
