@@ -640,6 +640,13 @@ impl Heap {
         self.young_end as Addr
     }
 
+    /// One past the highest address the heap can ever hand out (the
+    /// words of its region, reserved once for the whole `--max-heap`):
+    /// every address, before and after any collection, is below it.
+    pub fn address_end(&self) -> Addr {
+        self.mem.len() as Addr
+    }
+
     /// Where the limit came from when no flag gave it, for messages.
     pub fn limit_default_of(&self) -> Option<&str> {
         self.default_of.as_deref()

@@ -115,13 +115,32 @@ enum Ctl {
 /// An entry of the control stack, which holds the paper's return stack
 /// (case continuations) and update stack (update and restore frames) in
 /// one, innermost last: "`rs` empty" is "no continuation above the top
-/// frame", that is, the top entry is not a continuation. 16 bytes: a
-/// tagged word ([`Frame::word`]), the height of `as` and the cost centre.
-/// A continuation's length and alternatives are its case's, looked up by
-/// its case when it returns ([`compile::Compiled::case_env_len`],
-/// [`compile::Compiled::case_alts`]); a frame does not hold its `base`
-/// (see "Floors"). Heights are `u32` ([`Machine::check_stack`] keeps them
-/// below [`MAX_HEIGHT`]).
+/// frame", that is, the top entry is not a (plain) continuation. 16
+/// bytes: a tagged word ([`Frame::word`]) and a word of what the entry
+/// saves ([`Frame::aux`]: the height of `as` and the cost centre). A
+/// continuation's length and alternatives are its case's, looked up by its
+/// case when it returns ([`compile::Compiled::case_env_len`],
+/// [`compile::Compiled::case_alts`]); a frame does not hold its `base` (see
+/// "Floors"). Heights are `u32` ([`Machine::check_stack`] keeps them below
+/// [`MAX_HEIGHT`]).
+///
+/// # Merged entries
+///
+/// A `case` of a thunk (`case_enter_thunk` in `threaded.rs`) pushes a
+/// continuation and, at once, the thunk's update frame, with the same
+/// height of `as` and the same cost centre: one *merged* entry holds both
+/// (the continuation below, the update frame on top of it), when what it
+/// saves fits its 16 bytes (an address below 2^[`MERGED_ADDR_BITS`], a
+/// height of `as` below 2^[`MERGED_AS_BITS`], a cost centre below
+/// 2^[`MERGED_CC_BITS`]; otherwise the two entries are pushed apart).
+/// While it is the top entry the update frame is on top: `rs` is empty
+/// ([`Frame::is_plain_cont`] is false), [`Frame::update`] is its closure,
+/// and popping the frame (rules 16, 17a) leaves the plain continuation in
+/// its place ([`Frame::unmerged`]). Everything that walks the stack sees
+/// both: its environment is a continuation's ([`Frame::is_cont`],
+/// [`Frame::base`], [`Frame::case`]), its closure an update frame's
+/// ([`Frame::update`], [`Frame::set_update`]). `--max-stack` counts the two
+/// entries' words, as the reference engine does.
 ///
 /// # Floors
 ///
@@ -134,46 +153,86 @@ enum Ctl {
 /// slots of its environment above those are dead until the return (its
 /// alternatives read only saved slots and the ones they bind), so the
 /// environments opened meanwhile reuse them, and the return opens the
-/// environment to its length again. A continuation's `base` is the floor
-/// of the entry below it (of the constant area for the lowest): it is
-/// pushed in an environment opened at the floor (a scrutinee's copy too)
-/// or resumed there. So popping a continuation makes its `base` the
-/// floor ([`Machine::retop_after_pop`]), and only a push needs `keep`.
-/// The collector, which needs the floor of a frame deep in the stack,
-/// has it from [`St::floor_low`].
+/// environment to its length again. A merged entry's is its
+/// continuation's (the update frame on top does not move it). A
+/// continuation's `base` is the floor of the entry below it (of the
+/// constant area for the lowest): it is pushed in an environment opened
+/// at the floor (a scrutinee's copy too) or resumed there. So popping a
+/// continuation makes its `base` the floor ([`Machine::retop_after_pop`]),
+/// and only a push needs `keep`. The collector, which needs the floor of
+/// a frame deep in the stack, has it from [`St::floor_low`].
 #[derive(Clone, Copy, Debug)]
 struct Frame {
-    /// A continuation: its case expression in the low half, its
-    /// environment's base in `vals` (`vals[base..base + len]`, which the
-    /// return resumes in) in the high half, below [`RESTORE_WORD`] (the
-    /// base is at most [`MAX_HEIGHT`] and the environments opened since
-    /// the last check). A restore frame: [`RESTORE_WORD`]. An update
-    /// frame: [`UPDATE_TAG`] plus the closure to update's address (below
-    /// 2^56: a heap word's index in an address space of at most 2^57
-    /// bytes, which is all that Linux gives a process on any 64-bit
+    /// A continuation: its environment's base in `vals` (`vals[base..base
+    /// + len]`, which the return resumes in) in the low half, its case
+    /// expression in the high half (below 2^31, as every expression is:
+    /// see [`AT_LAMBDA`]), so below [`MERGED_WORD`]. A merged entry: the
+    /// same plus [`MERGED_WORD`] (its case below [`MERGED_CASES`], so the
+    /// word below [`RESTORE_WORD`]). A restore frame: [`RESTORE_WORD`]. An
+    /// update frame: [`UPDATE_TAG`] plus the closure to update's address
+    /// (below 2^56: a heap word's index in an address space of at most
+    /// 2^57 bytes, which is all that Linux gives a process on any 64-bit
     /// machine).
     word: u64,
-    /// The height of `as` when pushed (what the frame saves of `as`).
-    as_height: u32,
-    /// The cost centre (stack) to restore.
-    cc: u32,
+    /// The height of `as` when pushed (what the entry saves of `as`) in
+    /// the low half, the cost centre (stack) to restore in the high half;
+    /// in a merged entry, the update frame's closure in the low
+    /// [`MERGED_ADDR_BITS`] bits, then the height of `as`
+    /// ([`MERGED_AS_BITS`]) and the cost centre ([`MERGED_CC_BITS`]).
+    aux: u64,
 }
 
 const _: () = assert!(std::mem::size_of::<Frame>() == 16);
 
+/// [`Frame::word`]'s tag of a merged entry; every plain continuation's
+/// word is below.
+const MERGED_WORD: u64 = 1 << 63;
+/// A merged entry's case is below this, which keeps its word below
+/// [`RESTORE_WORD`].
+const MERGED_CASES: usize = 0x7E00_0000;
 /// [`Frame::word`] of a restore frame; every continuation's is below.
 const RESTORE_WORD: u64 = 0xFE00_0000 << 32;
 /// [`Frame::word`] of an update frame, less its closure's address.
 const UPDATE_TAG: u64 = 0xFF00_0000 << 32;
+/// The bits of a merged entry's [`Frame::aux`]: its update frame's
+/// closure (a heap of up to 2^36 words, 512 GiB: [`Machine::merge`] is
+/// false for a larger `--max-heap`), the height of `as` and the cost
+/// centre.
+const MERGED_ADDR_BITS: u32 = 36;
+const MERGED_AS_BITS: u32 = 8;
+const MERGED_CC_BITS: u32 = 20;
+const _: () = assert!(MERGED_ADDR_BITS + MERGED_AS_BITS + MERGED_CC_BITS == 64);
 
 impl Frame {
     #[inline(always)]
     fn cont(case: ExprId, base: usize, as_height: usize, cc: u32) -> Frame {
-        debug_assert!(((base as u64) << 32) < RESTORE_WORD);
+        debug_assert!(case < 1 << 31 && base <= u32::MAX as usize);
         Frame {
-            word: (base as u64) << 32 | case as u64,
-            as_height: as_height as u32,
-            cc,
+            word: (case as u64) << 32 | base as u64,
+            aux: as_height as u64 | (cc as u64) << 32,
+        }
+    }
+
+    /// Can a merged entry save `as_height` and `cc` (its closure's
+    /// address fits when [`Machine::merge`] is set)?
+    #[inline(always)]
+    fn merged_fits(as_height: usize, cc: u32) -> bool {
+        (as_height >> MERGED_AS_BITS) | (cc >> MERGED_CC_BITS) as usize == 0
+    }
+
+    /// The continuation for `case` merged with the update frame of the
+    /// closure at `update` pushed on it (see "Merged entries"); `case`,
+    /// `update`, `as_height` and `cc` fit ([`Machine::merge`],
+    /// [`Frame::merged_fits`]).
+    #[inline(always)]
+    fn merged(case: ExprId, base: usize, update: Addr, as_height: usize, cc: u32) -> Frame {
+        debug_assert!((case as usize) < MERGED_CASES && base <= u32::MAX as usize);
+        debug_assert!(update < 1 << MERGED_ADDR_BITS && Frame::merged_fits(as_height, cc));
+        Frame {
+            word: MERGED_WORD | (case as u64) << 32 | base as u64,
+            aux: update
+                | (as_height as u64) << MERGED_ADDR_BITS
+                | (cc as u64) << (MERGED_ADDR_BITS + MERGED_AS_BITS),
         }
     }
 
@@ -188,28 +247,41 @@ impl Frame {
                 }
                 None => RESTORE_WORD,
             },
-            as_height: as_height as u32,
-            cc,
+            aux: as_height as u64 | (cc as u64) << 32,
         }
     }
 
-    /// A case continuation (not an update or restore frame)?
+    /// A case continuation, plain or merged (its environment is on the
+    /// value stack)?
     #[inline(always)]
     fn is_cont(&self) -> bool {
         self.word < RESTORE_WORD
     }
 
-    /// An update frame?
+    /// A plain case continuation (the top entry being one is "`rs` not
+    /// empty")?
     #[inline(always)]
-    fn is_update(&self) -> bool {
-        self.word >= UPDATE_TAG
+    fn is_plain_cont(&self) -> bool {
+        self.word < MERGED_WORD
     }
 
-    /// A continuation's case expression.
+    /// A continuation merged with an update frame?
+    #[inline(always)]
+    fn is_merged(&self) -> bool {
+        self.word.wrapping_sub(MERGED_WORD) < RESTORE_WORD - MERGED_WORD
+    }
+
+    /// An update frame, alone or merged?
+    #[inline(always)]
+    fn is_update(&self) -> bool {
+        self.word >= UPDATE_TAG || self.is_merged()
+    }
+
+    /// A continuation's case expression (plain or merged).
     #[inline(always)]
     fn case(&self) -> ExprId {
         debug_assert!(self.is_cont());
-        self.word as u32
+        (self.word >> 32) as u32 & !(1 << 31)
     }
 
     /// A continuation's environment's base in `vals`, the floor of the
@@ -217,28 +289,80 @@ impl Frame {
     #[inline(always)]
     fn base(&self) -> usize {
         debug_assert!(self.is_cont());
-        (self.word >> 32) as usize
+        self.word as u32 as usize
     }
 
-    /// An update frame's closure.
+    /// The height of `as` the entry saves.
+    #[inline(always)]
+    fn as_height(&self) -> usize {
+        if self.is_merged() {
+            (self.aux >> MERGED_ADDR_BITS) as usize & ((1 << MERGED_AS_BITS) - 1)
+        } else {
+            self.aux as u32 as usize
+        }
+    }
+
+    /// The cost centre the entry restores.
+    #[inline(always)]
+    fn cc(&self) -> u32 {
+        if self.is_merged() {
+            (self.aux >> (MERGED_ADDR_BITS + MERGED_AS_BITS)) as u32
+        } else {
+            (self.aux >> 32) as u32
+        }
+    }
+
+    /// [`Frame::as_height`] of a plain continuation (the top entry when
+    /// `rs` is not empty), without the test for a merged entry.
+    #[inline(always)]
+    fn cont_as_height(&self) -> usize {
+        debug_assert!(self.is_plain_cont());
+        self.aux as u32 as usize
+    }
+
+    /// [`Frame::cc`] of a plain continuation.
+    #[inline(always)]
+    fn cont_cc(&self) -> u32 {
+        debug_assert!(self.is_plain_cont());
+        (self.aux >> 32) as u32
+    }
+
+    /// An update frame's closure, alone or merged.
     #[inline(always)]
     fn update(&self) -> Option<Addr> {
-        if self.is_update() {
+        if self.word >= UPDATE_TAG {
             Some(self.word - UPDATE_TAG)
+        } else if self.is_merged() {
+            Some(self.aux & ((1 << MERGED_ADDR_BITS) - 1))
         } else {
             None
         }
     }
 
-    /// Make an update frame's closure `a` (the collector moved it).
+    /// Make an update frame's closure `a` (the collector moved it; a
+    /// merged entry's fits, as every address does when merging is on).
     #[inline(always)]
     fn set_update(&mut self, a: Addr) {
         debug_assert!(self.is_update() && a < 1 << 56);
-        self.word = UPDATE_TAG | a;
+        if self.is_merged() {
+            debug_assert!(a < 1 << MERGED_ADDR_BITS);
+            self.aux = self.aux & !((1 << MERGED_ADDR_BITS) - 1) | a;
+        } else {
+            self.word = UPDATE_TAG | a;
+        }
     }
 
-    /// A continuation's floor while it is the top entry (see "Floors"
-    /// above), `keep` being its case's [`live::Liveness::keep`].
+    /// A merged entry's continuation alone: what is left when its update
+    /// frame is popped.
+    #[inline(always)]
+    fn unmerged(&self) -> Frame {
+        debug_assert!(self.is_merged());
+        Frame::cont(self.case(), self.base(), self.as_height(), self.cc())
+    }
+
+    /// A continuation's floor while it (or, merged, its update frame) is
+    /// the top entry (see "Floors" above), `keep` being its case's
+    /// [`live::Liveness::keep`].
     #[inline(always)]
     fn cont_floor(&self, keep: u32) -> usize {
         self.base() + keep as usize
@@ -252,13 +376,16 @@ impl Frame {
 const CONT_WORDS: usize = 3;
 const FRAME_WORDS: usize = 4;
 
-/// [`Machine::at`] names a lambda.
+/// [`Machine::at`] names a lambda. (Every expression's id is below it,
+/// which a continuation's [`Frame::word`] relies on too.)
 const AT_LAMBDA: u32 = 1 << 31;
 
 /// The largest stack height a frame may record (see [`Machine::check_stack`]):
 /// with the slack for the environments opened between two checks, a
-/// continuation's base stays below [`RESTORE_WORD`]'s high half.
-const MAX_HEIGHT: usize = (RESTORE_WORD >> 32) as usize - (1 << 24);
+/// continuation's base stays below 2^32, the low half of its word. (The
+/// value is the one from when the base was in the high half, below
+/// [`RESTORE_WORD`]'s: `--max-stack` reaches as far as it did.)
+const MAX_HEIGHT: usize = 0xFD00_0000;
 
 /// Everything the collector must see.
 struct St {
@@ -329,7 +456,7 @@ impl St {
             // An atom-only scrutinee runs in its continuation's frame: in
             // `Eval` of it the frame is the current environment, restricted
             // below (it holds all the continuation saves).
-            if i == last && eval.is_some() && base == env_base {
+            if i == last && eval.is_some() && base == env_base && fr.is_plain_cont() {
                 continue;
             }
             // Only the slots it keeps: those above are the environments
@@ -652,6 +779,10 @@ pub struct Machine<'a, const PROF: bool> {
     max_stack: memory_limit::Limit,
     /// The words of the control stack, as `--max-stack` counts them.
     cs_words: usize,
+    /// May a continuation and an update frame pushed together be one
+    /// merged entry (see "Merged entries" at [`Frame`])? Every address
+    /// the heap can hand out, and every case, fit one.
+    merge: bool,
     gc_stress: bool,
     /// Where the machine is, for the span errors name: the expression
     /// last evaluated, or ([`AT_LAMBDA`] set) the lambda whose body a
@@ -713,6 +844,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         let max_stack = memory_limit::stack_limit(options.max_stack);
         let interrupt = common::Interrupt::new(options.interrupt);
         let heap = common::new_heap(options);
+        let merge = heap.address_end() <= 1 << MERGED_ADDR_BITS && code.exprs.len() <= MERGED_CASES;
         Machine {
             code,
             p: Prepared::new(code),
@@ -774,6 +906,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             op_stack_words: 0,
             max_stack,
             cs_words: 0,
+            merge,
             gc_stress: options.gc_stress,
             at: code.main_app,
             scratch: Vec::new(),
@@ -872,12 +1005,11 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     fn error(&self, kind: ErrorKind, rule: &'static str, span: Option<Span>) -> RuntimeError {
         let at = span.unwrap_or_else(|| self.span());
         // The control stack, innermost first.
-        let awaiting = self.s.cs.iter().rev().filter_map(|f| {
-            if f.is_cont() {
-                Some(common::Awaiting::Case(f.case()))
-            } else {
-                f.update().map(common::Awaiting::Thunk)
-            }
+        // (A merged entry is its update frame, then its continuation.)
+        let awaiting = self.s.cs.iter().rev().flat_map(|f| {
+            let thunk = f.update().map(common::Awaiting::Thunk);
+            let case = f.is_cont().then(|| common::Awaiting::Case(f.case()));
+            thunk.into_iter().chain(case)
         });
         RuntimeError {
             kind,
@@ -1009,8 +1141,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         self.top_floor = floor;
         match self.s.cs.last() {
             Some(f) => {
-                self.top_cont = f.is_cont();
-                self.top_as = f.as_height as usize;
+                self.top_cont = f.is_plain_cont();
+                self.top_as = f.as_height();
             }
             None => {
                 self.top_cont = false;
@@ -1043,7 +1175,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         );
         self.cs_words += FRAME_WORDS;
         self.top_cont = false;
-        self.top_as = f.as_height as usize;
+        self.top_as = f.as_height();
         self.s.cs.push(f);
     }
 
@@ -1168,7 +1300,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     #[inline]
     fn return_to(&mut self, cont: Frame) {
         let len = self.s.cs.len() - 1;
-        debug_assert!(self.s.cs[len].word == cont.word && cont.is_cont());
+        debug_assert!(self.s.cs[len].word == cont.word && cont.is_plain_cont());
         self.s.cs.truncate(len);
         let base = cont.base();
         if len < self.s.cs_low {
@@ -1181,7 +1313,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         if PROF {
             self.pend_calls += 1;
         }
-        self.cc = cont.cc;
+        self.cc = cont.cont_cc();
         self.at = cont.case();
         self.env_base = base;
         self.env_len = env_len;
@@ -1228,13 +1360,13 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// environment, opened at the floor (see "Floors" at [`Frame`]).
     #[inline(always)]
     fn push_cont_frame(&mut self, cont: Frame, keep: u32) {
-        debug_assert!(cont.is_cont() && cont.base() == self.top_floor);
+        debug_assert!(cont.is_plain_cont() && cont.base() == self.top_floor);
         debug_assert_eq!(keep, self.s.live.keep(cont.case()));
         debug_assert_eq!(self.cont_len(cont), self.env_len);
         self.cs_words += self.env_len + CONT_WORDS;
         self.top_cont = true;
         self.top_floor = cont.cont_floor(keep);
-        self.top_as = cont.as_height as usize;
+        self.top_as = cont.cont_as_height();
         self.s.cs.push(cont);
     }
 
@@ -1254,11 +1386,29 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         f
     }
 
-    /// [`Machine::pop_frame`] of `f`, the top entry, read already.
+    /// [`Machine::pop_frame`] of `f`, the top entry, read already. A
+    /// merged entry's update frame leaves its continuation in its place
+    /// (see "Merged entries" at [`Frame`]).
     #[inline(always)]
     fn pop_top_frame(&mut self, f: Frame) {
         let len = self.s.cs.len() - 1;
-        debug_assert!(self.s.cs[len].word == f.word && !f.is_cont());
+        debug_assert!(self.s.cs[len].word == f.word && !f.is_plain_cont());
+        if f.is_merged() {
+            let cont = f.unmerged();
+            self.s.cs[len] = cont;
+            // The entry changed: the collector takes it as pushed since
+            // its last visit (`cs[len - 1]`'s floor is the base).
+            if len < self.s.cs_low {
+                self.s.cs_low = len;
+                self.s.floor_low = cont.base();
+            }
+            // The continuation's floor and `as` height are the merged
+            // entry's.
+            self.top_cont = true;
+            self.cs_words -= FRAME_WORDS;
+            self.cc = cont.cont_cc();
+            return;
+        }
         self.s.cs.truncate(len);
         if len < self.s.cs_low {
             self.s.cs_low = len;
@@ -1267,7 +1417,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         // A frame leaves the floor as it is.
         self.retop_after_pop(self.top_floor);
         self.cs_words -= FRAME_WORDS;
-        self.cc = f.cc;
+        self.cc = f.cc();
     }
 
     /// Rules 15 and 15′ (the caller checks the limits and counts the step).

@@ -240,11 +240,11 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     if self.rs_nonempty() {
                         let cont = self.top_cont();
                         let case = &code.exprs[cont.case() as usize];
-                        if self.s.args.len() > cont.as_height as usize {
+                        if self.s.args.len() > cont.cont_as_height() {
                             return Err(self.error(
                                 ErrorKind::PendingArguments {
                                     value: desc_value(code, c, &self.s.fields),
-                                    pending: self.s.args.len() - cont.as_height as usize,
+                                    pending: self.s.args.len() - cont.cont_as_height(),
                                 },
                                 "6",
                                 Some(case.span),
@@ -356,11 +356,11 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     if self.rs_nonempty() {
                         let cont = self.top_cont();
                         let case = &code.exprs[cont.case() as usize];
-                        if self.s.args.len() > cont.as_height as usize {
+                        if self.s.args.len() > cont.cont_as_height() {
                             return Err(self.error(
                                 ErrorKind::PendingArguments {
                                     value: format!("{k}#"),
-                                    pending: self.s.args.len() - cont.as_height as usize,
+                                    pending: self.s.args.len() - cont.cont_as_height(),
                                 },
                                 "11",
                                 Some(case.span),

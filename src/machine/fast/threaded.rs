@@ -928,10 +928,12 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
 
     /// Rules 4, 1 and 15 (or 15′) of the `case x {} of alts` at `pc` on
     /// the thunk at `a` (after the stack check): the case continuation and
-    /// the thunk's frame pushed together (one check of the control stack's
-    /// room, its cached top and word count set once), then its entry
-    /// (`at` ends at the lambda, the scrutinee's `at` in between is
-    /// overwritten before anything reads it). Returns the thunk's body.
+    /// the thunk's frame pushed together, as one merged entry when it is
+    /// an update frame and they fit one (see "Merged entries" at `Frame`),
+    /// else as two (one check of the control stack's room); its cached top
+    /// and word count set once, then its entry (`at` ends at the lambda,
+    /// the scrutinee's `at` in between is overwritten before anything
+    /// reads it). Returns the thunk's body.
     ///
     /// # Safety
     /// `pc` is the case's expression (an expression of the program, which
@@ -949,29 +951,36 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         let update = lam.kind == 1;
         let as_height = self.s.args.len();
         let (base, len) = (self.env_base, self.env_len);
-        let cont = Frame::cont(pc, base, as_height, self.cc);
+        let cc = self.cc;
         // The thunk's environment opens at the continuation's floor (see
         // "Floors" at `Frame`).
         debug_assert_eq!(base, self.top_floor);
         // SAFETY: `pc` is an expression, and `keep` has one entry per
         // expression (`Liveness::new`).
         let env_top = base + unsafe { self.s.live.keep_unchecked(pc) } as usize;
-        let frame = Frame::update_or_restore(update.then_some(a), as_height, self.cc);
-        debug_assert_eq!(self.cont_len(cont), len);
+        debug_assert_eq!(self.cont_len(Frame::cont(pc, base, as_height, cc)), len);
         self.cs_words += len + CONT_WORDS + FRAME_WORDS;
         self.top_cont = false;
         self.top_floor = env_top;
         self.top_as = as_height;
         let cs = &mut self.s.cs;
-        cs.reserve(2);
-        let len = cs.len();
-        // SAFETY: `reserve(2)` made room for two more entries past `len`;
-        // both are written before the length takes them in.
-        unsafe {
-            let top = cs.as_mut_ptr().add(len);
-            top.write(cont);
-            top.add(1).write(frame);
-            cs.set_len(len + 2);
+        if update && self.merge && Frame::merged_fits(as_height, cc) {
+            // `merge`: `pc` is below `MERGED_CASES` and `a` below
+            // 2^MERGED_ADDR_BITS.
+            cs.push(Frame::merged(pc, base, a, as_height, cc));
+        } else {
+            let cont = Frame::cont(pc, base, as_height, cc);
+            let frame = Frame::update_or_restore(update.then_some(a), as_height, cc);
+            cs.reserve(2);
+            let len = cs.len();
+            // SAFETY: `reserve(2)` made room for two more entries past
+            // `len`; both are written before the length takes them in.
+            unsafe {
+                let top = cs.as_mut_ptr().add(len);
+                top.write(cont);
+                top.add(1).write(frame);
+                cs.set_len(len + 2);
+            }
         }
         self.open_env(a, lam.thunk_env as usize, lam.nfree as usize);
         self.enter_opened(a, lam, index, update);
@@ -1164,7 +1173,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             }
             let cont = self.top_cont();
             let a = self.cont_alts(cont);
-            if self.s.args.len() > cont.as_height as usize || a == NONE {
+            if self.s.args.len() > cont.cont_as_height() || a == NONE {
                 break 'ret;
             }
             // SAFETY: a continuation's alternatives are `case_alts` of
@@ -1232,7 +1241,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             if self.top_cont {
                 let cont = self.top_cont();
                 let a = self.cont_alts(cont);
-                if self.s.args.len() > cont.as_height as usize || a == NONE {
+                if self.s.args.len() > cont.cont_as_height() || a == NONE {
                     break;
                 }
                 // SAFETY: as in `ret_con`.
