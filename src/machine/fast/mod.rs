@@ -175,10 +175,11 @@ struct Frame {
     /// machine).
     word: u64,
     /// The height of `as` when pushed (what the entry saves of `as`) in
-    /// the low half, the cost centre (stack) to restore in the high half;
-    /// in a merged entry, the update frame's closure in the low
-    /// [`MERGED_ADDR_BITS`] bits, then the height of `as`
-    /// ([`MERGED_AS_BITS`]) and the cost centre ([`MERGED_CC_BITS`]).
+    /// the low half, the cost centre (stack) to restore in the high half.
+    /// In a merged entry the same, in the low [`MERGED_AS_BITS`] bits of
+    /// each half, and the update frame's closure in the bits above them
+    /// ([`MERGED_AUX`] is the rest), so that popping the update frame
+    /// leaves the continuation's with one mask ([`Frame::unmerged`]).
     aux: u64,
 }
 
@@ -202,6 +203,11 @@ const MERGED_ADDR_BITS: u32 = 36;
 const MERGED_AS_BITS: u32 = 8;
 const MERGED_CC_BITS: u32 = 20;
 const _: () = assert!(MERGED_ADDR_BITS + MERGED_AS_BITS + MERGED_CC_BITS == 64);
+/// The bits of a merged entry's [`Frame::aux`] that hold the height of
+/// `as` (low half) and the cost centre (high half); the others hold the
+/// address, its low [`MERGED_ADDR_LO`] bits in the low half.
+const MERGED_AUX: u64 = (1 << MERGED_AS_BITS) - 1 | ((1 << MERGED_CC_BITS) - 1) << 32;
+const MERGED_ADDR_LO: u32 = 32 - MERGED_AS_BITS;
 
 impl Frame {
     #[inline(always)]
@@ -217,7 +223,7 @@ impl Frame {
     /// address fits when [`Machine::merge`] is set)?
     #[inline(always)]
     fn merged_fits(as_height: usize, cc: u32) -> bool {
-        (as_height >> MERGED_AS_BITS) | (cc >> MERGED_CC_BITS) as usize == 0
+        (as_height as u64 | (cc as u64) << 32) & !MERGED_AUX == 0
     }
 
     /// The continuation for `case` merged with the update frame of the
@@ -230,9 +236,7 @@ impl Frame {
         debug_assert!(update < 1 << MERGED_ADDR_BITS && Frame::merged_fits(as_height, cc));
         Frame {
             word: MERGED_WORD | (case as u64) << 32 | base as u64,
-            aux: update
-                | (as_height as u64) << MERGED_ADDR_BITS
-                | (cc as u64) << (MERGED_ADDR_BITS + MERGED_AS_BITS),
+            aux: as_height as u64 | (cc as u64) << 32 | Frame::merged_addr_bits(update),
         }
     }
 
@@ -284,6 +288,14 @@ impl Frame {
         (self.word >> 32) as u32 & !(1 << 31)
     }
 
+    /// [`Frame::case`] of a plain continuation (the top entry when `rs` is
+    /// not empty), without the merged entry's tag to mask off.
+    #[inline(always)]
+    fn cont_case(&self) -> ExprId {
+        debug_assert!(self.is_plain_cont());
+        (self.word >> 32) as u32
+    }
+
     /// A continuation's environment's base in `vals`, the floor of the
     /// entry below it.
     #[inline(always)]
@@ -292,24 +304,42 @@ impl Frame {
         self.word as u32 as usize
     }
 
+    /// A merged entry's [`Frame::aux`] bits that hold the address `a`.
+    #[inline(always)]
+    fn merged_addr_bits(a: Addr) -> u64 {
+        let lo = a & ((1 << MERGED_ADDR_LO) - 1);
+        lo << MERGED_AS_BITS | (a >> MERGED_ADDR_LO) << (32 + MERGED_CC_BITS)
+    }
+
+    /// A merged entry's update frame's closure.
+    #[inline(always)]
+    fn merged_update(&self) -> Addr {
+        debug_assert!(self.is_merged());
+        let lo = (self.aux as u32 >> MERGED_AS_BITS) as u64;
+        lo | (self.aux >> (32 + MERGED_CC_BITS)) << MERGED_ADDR_LO
+    }
+
+    /// What [`Frame::aux`] holds of the height of `as` and the cost
+    /// centre (its address taken out of a merged entry's).
+    #[inline(always)]
+    fn saved(&self) -> u64 {
+        if self.is_merged() {
+            self.aux & MERGED_AUX
+        } else {
+            self.aux
+        }
+    }
+
     /// The height of `as` the entry saves.
     #[inline(always)]
     fn as_height(&self) -> usize {
-        if self.is_merged() {
-            (self.aux >> MERGED_ADDR_BITS) as usize & ((1 << MERGED_AS_BITS) - 1)
-        } else {
-            self.aux as u32 as usize
-        }
+        self.saved() as u32 as usize
     }
 
     /// The cost centre the entry restores.
     #[inline(always)]
     fn cc(&self) -> u32 {
-        if self.is_merged() {
-            (self.aux >> (MERGED_ADDR_BITS + MERGED_AS_BITS)) as u32
-        } else {
-            (self.aux >> 32) as u32
-        }
+        (self.saved() >> 32) as u32
     }
 
     /// [`Frame::as_height`] of a plain continuation (the top entry when
@@ -333,7 +363,7 @@ impl Frame {
         if self.word >= UPDATE_TAG {
             Some(self.word - UPDATE_TAG)
         } else if self.is_merged() {
-            Some(self.aux & ((1 << MERGED_ADDR_BITS) - 1))
+            Some(self.merged_update())
         } else {
             None
         }
@@ -346,7 +376,7 @@ impl Frame {
         debug_assert!(self.is_update() && a < 1 << 56);
         if self.is_merged() {
             debug_assert!(a < 1 << MERGED_ADDR_BITS);
-            self.aux = self.aux & !((1 << MERGED_ADDR_BITS) - 1) | a;
+            self.aux = self.aux & MERGED_AUX | Frame::merged_addr_bits(a);
         } else {
             self.word = UPDATE_TAG | a;
         }
@@ -357,7 +387,10 @@ impl Frame {
     #[inline(always)]
     fn unmerged(&self) -> Frame {
         debug_assert!(self.is_merged());
-        Frame::cont(self.case(), self.base(), self.as_height(), self.cc())
+        Frame {
+            word: self.word & !MERGED_WORD,
+            aux: self.aux & MERGED_AUX,
+        }
     }
 
     /// A continuation's floor while it (or, merged, its update frame) is
@@ -1300,7 +1333,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     #[inline]
     fn return_to(&mut self, cont: Frame) {
         let len = self.s.cs.len() - 1;
-        debug_assert!(self.s.cs[len].word == cont.word && cont.is_plain_cont());
+        // (Or the merged entry whose update frame `ret_con` popped.)
+        debug_assert!(self.s.cs[len].word & !MERGED_WORD == cont.word && cont.is_plain_cont());
         self.s.cs.truncate(len);
         let base = cont.base();
         if len < self.s.cs_low {
@@ -1314,7 +1348,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             self.pend_calls += 1;
         }
         self.cc = cont.cont_cc();
-        self.at = cont.case();
+        self.at = cont.cont_case();
         self.env_base = base;
         self.env_len = env_len;
         // The top back at the environment's end: the slots above what it
@@ -1329,7 +1363,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         // SAFETY: a continuation's case is an expression of the program
         // (`push_cont`'s contract, and `case_enter_thunk`'s), and
         // `case_alts` has one entry per expression (`Compiled::verify`).
-        unsafe { self.k.case_alts(cont.case()) }
+        unsafe { self.k.case_alts(cont.cont_case()) }
     }
 
     /// A continuation's environment's length: its case's `env_len`, the
@@ -1339,7 +1373,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     fn cont_len(&self, cont: Frame) -> usize {
         // SAFETY: as in `cont_alts`; `case_env_len` has one entry per
         // expression too (`Compiled::verify`).
-        unsafe { self.k.case_env_len(cont.case()) as usize }
+        unsafe { self.k.case_env_len(cont.cont_case()) as usize }
     }
 
     /// Push the case continuation of rule 4 for the case `e` (no step).
@@ -1391,24 +1425,12 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// (see "Merged entries" at [`Frame`]).
     #[inline(always)]
     fn pop_top_frame(&mut self, f: Frame) {
-        let len = self.s.cs.len() - 1;
-        debug_assert!(self.s.cs[len].word == f.word && !f.is_plain_cont());
         if f.is_merged() {
-            let cont = f.unmerged();
-            self.s.cs[len] = cont;
-            // The entry changed: the collector takes it as pushed since
-            // its last visit (`cs[len - 1]`'s floor is the base).
-            if len < self.s.cs_low {
-                self.s.cs_low = len;
-                self.s.floor_low = cont.base();
-            }
-            // The continuation's floor and `as` height are the merged
-            // entry's.
-            self.top_cont = true;
-            self.cs_words -= FRAME_WORDS;
-            self.cc = cont.cont_cc();
+            self.pop_merged_frame(f);
             return;
         }
+        let len = self.s.cs.len() - 1;
+        debug_assert!(self.s.cs[len].word == f.word && !f.is_cont());
         self.s.cs.truncate(len);
         if len < self.s.cs_low {
             self.s.cs_low = len;
@@ -1418,6 +1440,36 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         self.retop_after_pop(self.top_floor);
         self.cs_words -= FRAME_WORDS;
         self.cc = f.cc();
+    }
+
+    /// Pop the update frame of `f`, the top entry, a merged one: its
+    /// continuation is left in its place, and returned.
+    #[inline(always)]
+    fn pop_merged_frame(&mut self, f: Frame) -> Frame {
+        debug_assert!(self.s.cs.last().is_some_and(|t| t.word == f.word) && f.is_merged());
+        let cont = f.unmerged();
+        // The continuation's floor and `as` height are the merged entry's.
+        self.top_cont = true;
+        self.cs_words -= FRAME_WORDS;
+        self.cc = cont.cont_cc();
+        self.write_unmerged_top();
+        cont
+    }
+
+    /// Write the continuation of the top entry, a merged one whose update
+    /// frame has been popped, in its place.
+    #[inline(always)]
+    fn write_unmerged_top(&mut self) {
+        let len = self.s.cs.len() - 1;
+        let cont = self.s.cs[len].unmerged();
+        self.s.cs[len] = cont;
+        // The entry changed: the collector takes it as pushed since its
+        // last visit (the floor while `cs[len - 1]` is the top is the
+        // continuation's base).
+        if len < self.s.cs_low {
+            self.s.cs_low = len;
+            self.s.floor_low = cont.base();
+        }
     }
 
     /// Rules 15 and 15′ (the caller checks the limits and counts the step).

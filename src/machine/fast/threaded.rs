@@ -1108,6 +1108,30 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         }
     }
 
+    /// Rule 16's constructor `c` with fields `fs`, allocated by the
+    /// evaluating cost centre when the heap has room (`alloc_small` says
+    /// so: it allocates only without a collection), the dead
+    /// environments dropped; `None` (nothing done) when the rule loop
+    /// must fire it.
+    #[inline(always)]
+    fn alloc_update(&mut self, c: ConId, fs: &[Value]) -> Option<Addr> {
+        if self.gc_stress {
+            return None;
+        }
+        let ev = self.tick_cc;
+        let info = Info {
+            tag: Tag::Con,
+            n: fs.len() as u32,
+            index: c,
+        };
+        let v = self.heap.alloc_returned_con(info, ev, fs)?;
+        self.drop_dead_envs();
+        if PROF {
+            self.pend_words += closure_words(fs.len()) as u64;
+        }
+        Some(v)
+    }
+
     /// Return the constructor `c` with fields `fs`: to the innermost case
     /// continuation (rules 6, 7, 8: `Some` of the alternative to evaluate
     /// next), through update and restore frames on the way (16, 16′).
@@ -1115,12 +1139,17 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// over from `ReturnCon c fs`: an error, a collection, a step limit or
     /// event, or the machine halting).
     fn ret_con(&mut self, c: ConId, fs: &[Value], budget: u64) -> Option<ExprId> {
+        // A merged entry whose update frame was popped, its continuation
+        // not yet written back in its place (see below).
+        let mut unwritten = false;
         'ret: {
             // Update and restore frames first (rules 16, 16′), in a loop
             // of their own: what it sets up (the size and info word of the
             // constructor an update allocates) is then not computed on a
             // return straight to a continuation.
-            if !self.top_cont {
+            let cont = if self.top_cont {
+                self.top_cont()
+            } else {
                 loop {
                     if self.steps >= budget {
                         break 'ret;
@@ -1131,28 +1160,32 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     let Some(f) = self.top_frame() else {
                         break 'ret;
                     };
+                    if f.is_merged() {
+                        // Rule 16 on a merged entry's update frame: its
+                        // continuation, left on top, is the one returned
+                        // to next. It is written back in the entry's place
+                        // only if the op loop stops before the return
+                        // pops it (`unwritten`): the machine is otherwise
+                        // as `pop_merged_frame` leaves it.
+                        let u = f.merged_update();
+                        let Some(v) = self.alloc_update(c, fs) else {
+                            break 'ret;
+                        };
+                        let cont = f.unmerged();
+                        self.top_cont = true;
+                        self.cs_words -= FRAME_WORDS;
+                        self.cc = cont.cont_cc();
+                        unwritten = true;
+                        self.heap.update_blackhole(u, v);
+                        self.steps += 1;
+                        break cont;
+                    }
                     match f.update() {
                         Some(u) => {
-                            // Rule 16, when the heap has room
-                            // (`alloc_small` says so: it allocates
-                            // only without a collection).
-                            if self.gc_stress {
-                                break 'ret;
-                            }
-                            let ev = self.tick_cc;
-                            let info = Info {
-                                tag: Tag::Con,
-                                n: fs.len() as u32,
-                                index: c,
-                            };
-                            let Some(v) = self.heap.alloc_returned_con(info, ev, fs) else {
+                            // Rule 16.
+                            let Some(v) = self.alloc_update(c, fs) else {
                                 break 'ret;
                             };
-                            self.drop_dead_envs();
-                            let size = closure_words(fs.len());
-                            if PROF {
-                                self.pend_words += size as u64;
-                            }
                             self.pop_top_frame(f);
                             self.heap.update_blackhole(u, v);
                             self.steps += 1;
@@ -1164,14 +1197,13 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                         }
                     }
                     if self.top_cont {
-                        break;
+                        break self.top_cont();
                     }
                 }
-            }
+            };
             if self.steps >= budget {
                 break 'ret;
             }
-            let cont = self.top_cont();
             let a = self.cont_alts(cont);
             if self.s.args.len() > cont.cont_as_height() || a == NONE {
                 break 'ret;
@@ -1224,6 +1256,9 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             self.steps += 1;
             self.switch(self.cc);
             return Some(body);
+        }
+        if unwritten {
+            self.write_unmerged_top();
         }
         self.s.fields.clear();
         self.s.fields.extend_from_slice(fs);
