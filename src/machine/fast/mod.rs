@@ -163,8 +163,8 @@ enum Ctl {
 /// a frame deep in the stack, has it from [`St::floor_low`].
 #[derive(Clone, Copy, Debug)]
 struct Frame {
-    /// A continuation: its environment's base in `vals` (`vals[base..base
-    /// + len]`, which the return resumes in) in the low half, its case
+    /// A continuation: its environment's base in `vals`
+    /// (`vals[base..base + len]`, which the return resumes in) in the low half, its case
     /// expression in the high half (below 2^31, as every expression is:
     /// see [`AT_LAMBDA`]), so below [`MERGED_WORD`]. A merged entry: the
     /// same plus [`MERGED_WORD`] (its case below [`MERGED_CASES`], so the
@@ -206,7 +206,7 @@ const _: () = assert!(MERGED_ADDR_BITS + MERGED_AS_BITS + MERGED_CC_BITS == 64);
 /// The bits of a merged entry's [`Frame::aux`] that hold the height of
 /// `as` (low half) and the cost centre (high half); the others hold the
 /// address, its low [`MERGED_ADDR_LO`] bits in the low half.
-const MERGED_AUX: u64 = (1 << MERGED_AS_BITS) - 1 | ((1 << MERGED_CC_BITS) - 1) << 32;
+const MERGED_AUX: u64 = ((1 << MERGED_AS_BITS) - 1) | (((1 << MERGED_CC_BITS) - 1) << 32);
 const MERGED_ADDR_LO: u32 = 32 - MERGED_AS_BITS;
 
 impl Frame {
