@@ -1120,6 +1120,49 @@ impl Heap {
         self.update_with_ind(a, target)
     }
 
+    /// Overwrite the thunk at `a`, whose info word is `info`, with an
+    /// indirection to `target`, as [`Heap::blackhole_as`] then
+    /// [`Heap::update_blackhole`] leave it (the thunk evaluated at once,
+    /// with nothing between its entry and its update that could see the
+    /// black hole): the info word with the indirection's tag, the payload's
+    /// bits cleared but the first's, which points to `target`. Through the
+    /// write barrier.
+    #[inline(always)]
+    pub fn update_thunk(&mut self, a: Addr, info: Info, target: Addr) {
+        debug_assert_eq!(self.info(a), Some(info));
+        let i = a as usize;
+        let n = info.n.max(1) as usize;
+        let from = i + 2;
+        let b = from % 64;
+        if !self.in_range(a) || b + n >= 64 {
+            // A corrupt address, or a payload's bits across two bitmap
+            // words: the two steps.
+            self.blackhole_as(
+                a,
+                Info {
+                    tag: Tag::BlackHole,
+                    ..info
+                },
+            );
+            self.update_blackhole(a, target);
+            return;
+        }
+        // SAFETY: `from < mem.len() <= bits.len() * 64` (`in_range` above
+        // and `in_regions`' assertion), so `from / 64 < bits.len()`; `i + 2
+        // < mem.len()` (`in_range`).
+        unsafe {
+            let bits = self.bits.get_unchecked_mut(from / 64);
+            *bits = (*bits & (u64::MAX << n).rotate_left(b as u32)) | 1 << b;
+            *self.mem.get_unchecked_mut(i) = Info {
+                tag: Tag::Ind,
+                ..info
+            }
+            .encode();
+            *self.mem.get_unchecked_mut(i + 2) = target;
+        }
+        self.barrier(i, target);
+    }
+
     /// Follow indirections from `a` (bounded; a cycle cannot be built by
     /// updates, the bound only guards against a corrupt heap).
     #[inline(always)]

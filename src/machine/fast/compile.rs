@@ -221,6 +221,10 @@ impl SccSite {
 pub(super) struct IntFn {
     pub c1: ConId,
     pub s1: u32,
+    /// The first case (`e1`, the function's body) and its alternative
+    /// (`e2`, the second case).
+    pub e1: ExprId,
+    pub e2: ExprId,
     pub c2: ConId,
     pub s2: u32,
     pub op: PrimOp,
@@ -228,6 +232,35 @@ pub(super) struct IntFn {
     /// the alternative, and its alternatives.
     pub e3: ExprId,
     pub alts3: u32,
+}
+
+/// A thunk the op loop may evaluate where it is needed, without pushing its
+/// frames: an updatable closure of no arguments whose body is an
+/// [`Op::CallIntFn`] on its free variables or constants (recognised by its
+/// shape, as [`IntFn`] is):
+///
+/// ```text
+/// n1 = {n} \u {} -> minusInt {n, one}
+/// ```
+///
+/// When the call would fire as `CallIntFn`'s shape fires it (both
+/// arguments evaluated boxed values) and the alternative it reaches is a
+/// constructor of at most one field, a `case` of the thunk is rules 4, 1
+/// and 15, the call's 15 steps, rule 5, the update (16) and the return (6
+/// or 8): the op loop does all 21 at once (`threaded.rs`,
+/// `Machine::force_int_thunk`), at the case (`Op::CaseVar`) or at an
+/// `Op::CallIntFn` of which it is an argument.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct IntThunk {
+    /// The function the body calls (a global lambda) and its shape, an
+    /// index of `int_fns`.
+    pub lam: LambdaId,
+    pub f: u32,
+    /// The call's operands in the thunk's environment: a free variable
+    /// (`LOCAL | i`, `i` below the closure's number of free variables, so
+    /// read from its payload) or a constant.
+    pub a: Opnd,
+    pub b: Opnd,
 }
 
 /// The compiled program.
@@ -252,6 +285,10 @@ pub(super) struct Compiled {
     pub case_env_len: Vec<u32>,
     /// The shapes of [`Op::CallIntFn`]s.
     pub int_fns: Vec<IntFn>,
+    /// `int_thunk_of[l]`: the [`IntThunk`] lambda `l` is (an index of
+    /// `int_thunks`), or `NONE`; one entry per lambda.
+    pub int_thunk_of: Vec<u32>,
+    pub int_thunks: Vec<IntThunk>,
     /// The sites of [`Op::SccPush`]es, written by the op loop.
     pub scc_sites: Vec<SccSite>,
     /// The largest environment an op runs in (a lambda's body, or a
@@ -405,13 +442,10 @@ impl Compiled {
                         return Err(format!("op {e}: lambda {lam}"));
                     }
                     range(first, 2, self.opnds.len(), "call")?;
-                    let Some(i) = self.int_fns.get(f as usize) else {
+                    // (Each shape is checked below.)
+                    if f as usize >= self.int_fns.len() {
                         return Err(format!("op {e}: integer function {f}"));
-                    };
-                    slot(i.s1, "integer function")?;
-                    slot(i.s2, "integer function")?;
-                    expr(i.e3, "integer function")?;
-                    alts_ok(i.alts3)?;
+                    }
                 }
                 Op::App { f, first, n } => {
                     opnd(f)?;
@@ -453,6 +487,14 @@ impl Compiled {
                 slot(a.default_bind, "default binder")?;
             }
         }
+        for i in &self.int_fns {
+            slot(i.s1, "integer function")?;
+            slot(i.s2, "integer function")?;
+            expr(i.e1, "integer function")?;
+            expr(i.e2, "integer function")?;
+            expr(i.e3, "integer function")?;
+            alts_ok(i.alts3)?;
+        }
         for &s in &self.bind_slots {
             slot(s, "bound field")?;
         }
@@ -463,6 +505,34 @@ impl Compiled {
         }
         for l in &code.lambdas {
             expr(l.body, "lambda body")?;
+        }
+        // Each thunk's call: a known lambda and shape, and operands the op
+        // loop reads from the closure's payload or the constant area.
+        if self.int_thunk_of.len() != code.lambdas.len() {
+            return Err("int_thunk_of: not one per lambda".into());
+        }
+        for (l, &t) in self.int_thunk_of.iter().enumerate() {
+            if t == NONE {
+                continue;
+            }
+            let Some(t) = self.int_thunks.get(t as usize) else {
+                return Err(format!("lambda {l}: integer thunk {t}"));
+            };
+            let nfree = code.lambdas[l].free.len() as u32;
+            let operand_ok = |o: Opnd| {
+                if o.0 & Opnd::LOCAL != 0 {
+                    o.0 & !Opnd::LOCAL < nfree
+                } else {
+                    (o.0 as usize) < self.constants.len()
+                }
+            };
+            if t.lam as usize >= code.lambdas.len()
+                || t.f as usize >= self.int_fns.len()
+                || !operand_ok(t.a)
+                || !operand_ok(t.b)
+            {
+                return Err(format!("lambda {l}: integer thunk {t:?}"));
+            }
         }
         Ok(())
     }
@@ -615,6 +685,20 @@ impl Compiled {
         unsafe { self.int_fns.get_unchecked(f as usize) }
     }
 
+    /// The [`IntThunk`] lambda `l` is, if any (`l` need not be verified).
+    #[inline(always)]
+    pub fn int_thunk(&self, l: LambdaId) -> Option<IntThunk> {
+        match self.int_thunk_of.get(l as usize) {
+            Some(&t) if t != NONE => {
+                debug_assert!((t as usize) < self.int_thunks.len());
+                // SAFETY: every entry of `int_thunk_of` other than `NONE`
+                // is below `int_thunks.len()` (`Compiled::verify`).
+                Some(unsafe { *self.int_thunks.get_unchecked(t as usize) })
+            }
+            _ => None,
+        }
+    }
+
     /// Turn each call of a global function of [`IntFn`]'s shape with two
     /// arguments into an [`Op::CallIntFn`] (before verification, which
     /// checks the new ops and shapes like the others).
@@ -638,6 +722,31 @@ impl Compiled {
             if let Some(f) = f {
                 self.ops[e] = Op::CallIntFn { lam, first, f };
             }
+        }
+    }
+
+    /// Find the [`IntThunk`]s: each updatable lambda of no arguments whose
+    /// body is an [`Op::CallIntFn`] on its free variables or constants
+    /// (after [`Compiled::call_int_fns`]; verification checks them).
+    fn int_thunks(&mut self, code: &Code) {
+        self.int_thunk_of = vec![NONE; code.lambdas.len()];
+        for (l, lam) in code.lambdas.iter().enumerate() {
+            if lam.flag != Flag::Updatable || lam.arity != 0 {
+                continue;
+            }
+            let Some(&Op::CallIntFn { lam: g, first, f }) = self.ops.get(lam.body as usize) else {
+                continue;
+            };
+            let nfree = lam.free.len() as u32;
+            let operand = |i: u32| {
+                let o = *self.opnds.get(i as usize)?;
+                (o.0 & Opnd::LOCAL == 0 || o.0 & !Opnd::LOCAL < nfree).then_some(o)
+            };
+            let (Some(a), Some(b)) = (operand(first), operand(first + 1)) else {
+                continue;
+            };
+            self.int_thunk_of[l] = self.int_thunks.len() as u32;
+            self.int_thunks.push(IntThunk { lam: g, f, a, b });
         }
     }
 
@@ -679,6 +788,8 @@ impl Compiled {
         Some(IntFn {
             c1,
             s1,
+            e1: l.body,
+            e2,
             c2,
             s2,
             op,
@@ -745,6 +856,8 @@ pub(super) fn compile(code: &Code, stacks: bool) -> Compiled {
                 })
                 .collect(),
             int_fns: Vec::new(),
+            int_thunk_of: Vec::new(),
+            int_thunks: Vec::new(),
             scc_sites: Vec::new(),
             max_env: 0,
         },
@@ -803,12 +916,14 @@ pub(super) fn compile(code: &Code, stacks: bool) -> Compiled {
         }
     }
     k.c.call_int_fns(code);
+    k.c.int_thunks(code);
     if let Err(e) = k.c.verify(code) {
         // Lowering never makes such a program; if it did, the rule loop
         // runs all of it, with its own checks.
         debug_assert!(false, "compiled tables: {e}");
         k.c.ops.fill(Op::Rules);
         k.c.case_alts.fill(NONE);
+        k.c.int_thunk_of.fill(NONE);
     }
     k.c
 }
@@ -1228,6 +1343,55 @@ mod tests {
             }
         }
         assert!(k.verify(&code).is_err());
+    }
+
+    #[test]
+    fn a_thunk_of_an_integer_call_is_recognised_by_its_shape() {
+        // `t` and `k` are `IntThunk`s (a free variable, constants); `r`
+        // is single-entry, `s` calls a function of another shape, `l`'s
+        // body is a `let`.
+        let code = lower_text(
+            r#"main = {} \u {} ->
+  let x = {} \r {} -> I# {2#}
+  in let t = {x} \u {} -> add {x, one}
+         k = {} \u {} -> add {one, one}
+         r = {x} \s {} -> add {x, one}
+         s = {x} \u {} -> swap {x, one}
+         l = {x} \u {} -> let y = {} \u {} -> I# {1#} in add {x, y}
+     in add {t, k}
+one = {} \r {} -> I# {1#}
+add = {} \r {a, b} -> case a of
+  I# {x} -> case b of
+    I# {y} -> case +# {x, y} of
+      r -> I# {r}
+swap = {} \r {a, b} -> case a of
+  I# {x} -> case b of
+    I# {y} -> case -# {y, x} of
+      r -> I# {r}
+"#,
+        );
+        let c = compile(&code, false);
+        assert_eq!(c.verify(&code), Ok(()));
+        assert_eq!(c.int_thunk_of.len(), code.lambdas.len());
+        assert_eq!(c.int_thunks.len(), 2, "{:?}", c.int_thunks);
+        let local = c.int_thunks.iter().filter(|t| t.a.0 & Opnd::LOCAL != 0);
+        assert_eq!(local.count(), 1);
+        // A thunk's shape past the table, or reading past its free
+        // variables, is caught.
+        let bad = |f: &dyn Fn(&mut Compiled)| {
+            let mut k = compile(&code, false);
+            f(&mut k);
+            assert!(k.verify(&code).is_err());
+        };
+        bad(&|k| {
+            let t = k.int_thunk_of.iter_mut().find(|t| **t != NONE).unwrap();
+            *t = k.int_thunks.len() as u32;
+        });
+        bad(&|k| k.int_thunks[0].a = Opnd::local(5));
+        bad(&|k| k.int_thunks[0].f = k.int_fns.len() as u32);
+        bad(&|k| {
+            k.int_thunk_of.pop();
+        });
     }
 
     #[test]

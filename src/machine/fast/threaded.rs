@@ -26,7 +26,7 @@
 //! - the rest (arities, kinds of closure, matching alternatives, pending
 //!   arguments) is what the rule loop's selection looks at.
 
-use super::compile::{Alts, AltsOn, ConAlt, MAX_OP_STEPS, NONE, Op, Opnd};
+use super::compile::{Alts, AltsOn, ConAlt, IntThunk, MAX_OP_STEPS, NONE, Op, Opnd};
 use super::*;
 use crate::stg::syntax::PrimOp;
 
@@ -70,6 +70,39 @@ enum Flow {
 enum IntSel {
     Body(ExprId, Option<u32>),
     Fail,
+}
+
+/// Steps of a `case` of an [`IntThunk`] evaluated in place
+/// ([`Machine::force_int_thunk`]): rules 4, 1 and 15, the call's 15, rule
+/// 5, the update and the return.
+const FORCE_STEPS: u64 = 21;
+
+/// What an [`IntThunk`] evaluates to (`Machine::int_thunk_value`): the
+/// constructor the alternative its call reaches builds, with its field if
+/// it has one, the two closures the call's cases read (for the heap's
+/// record of use), and the environment size of the function it calls.
+#[derive(Clone, Copy)]
+struct Forced {
+    con: ConId,
+    field: Option<Value>,
+    used: [Addr; 2],
+    fun_env: u32,
+    /// The thunk's free variables (its info word's `n`).
+    nfree: u32,
+}
+
+/// An argument of an [`Op::CallIntFn`] as its first two cases take it
+/// (`Machine::int_arg`).
+#[derive(Clone, Copy)]
+enum IntArg {
+    /// A boxed value: the closure and its field.
+    Value(Addr, Value),
+    /// An [`IntThunk`] (its address and lambda) and what it evaluates
+    /// to: its case evaluates it in place.
+    Thunk(Addr, LambdaId, Forced),
+    /// The second argument, the same thunk as the first: a value by the
+    /// time its case looks at it.
+    Same,
 }
 
 impl<'a, const PROF: bool> Machine<'a, PROF> {
@@ -210,9 +243,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         }
         let start = self.steps;
         let budget = self.limit.min(self.next_event);
-        // An op runs while `steps + MAX_OP_STEPS <= budget`, that is while
-        // `steps < op_end` (one comparison per op).
-        let op_end = budget.saturating_add(1).saturating_sub(MAX_OP_STEPS);
+        let op_end = self.op_end();
         // The fields of a constructor being returned, or the arguments of
         // a call (set up once: an array per op cost a `memset`).
         let mut fs = [Value::Int(0); MAX_FIELDS];
@@ -498,6 +529,16 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         self.steps != start
     }
 
+    /// The op loop's bound: an op runs while `steps + MAX_OP_STEPS <=
+    /// budget` (the step limit, or the next census or interrupt look, both
+    /// fixed while the op loop runs), that is while `steps < op_end` (one
+    /// comparison per op).
+    #[inline(always)]
+    fn op_end(&self) -> u64 {
+        let budget = self.limit.min(self.next_event);
+        budget.saturating_add(1).saturating_sub(MAX_OP_STEPS)
+    }
+
     /// Rule 4 for the `Op::Case` at `pc`: push its continuation and go on
     /// to `scrut`, in a copy of the environment when `copy`. `None`
     /// (nothing done) when the stacks might not fit.
@@ -622,7 +663,13 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         // are the arguments, which the `case`s read.
         debug_assert!(l.arity == 2 && l.fun_env >= 2);
         // SAFETY: the op's verified shape.
-        Some(unsafe { self.int_fn_body(f, op_end, x0, x1) }.unwrap_or(l.body))
+        if let Some(next) = unsafe { self.int_fn_body(f, op_end, x0, x1) } {
+            return Some(next);
+        }
+        // An argument that is not a value may be a thunk to evaluate in
+        // place; if not, on to the body. (A tail call: nothing of this
+        // function's is needed after it.) SAFETY: as for `int_fn_body`.
+        Some(unsafe { self.int_fn_forcing(pc) })
     }
 
     /// The three ops of [`Machine::call_int_fn`] after the call, or `None`
@@ -648,7 +695,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         let sh = unsafe { self.k.int_fn(f) };
         // `va` and `vb` are the arguments, slots 0 and 1, as the two
         // `CaseVar`s read them (the first binds neither slot 1 nor the
-        // second's slot: `IntFn`).
+        // second's slot: `IntFn`). An argument that is not a value may be
+        // a thunk to evaluate in place.
         let (a, x) = self.boxed_field(va, sh.c1)?;
         let (b, y) = self.boxed_field(vb, sh.c2)?;
         let (Value::Int(xi), Value::Int(yi)) = (x, y) else {
@@ -679,6 +727,335 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         self.at = e3;
         self.steps += 13;
         Some(body)
+    }
+
+    /// [`Machine::int_fn_body`] when an argument is not a boxed value: a
+    /// thunk of [`IntThunk`]'s shape whose call would fire is evaluated in
+    /// place of its case's 5 steps, as [`Machine::force_int_thunk`] does
+    /// (21 steps each); then the call goes on as `int_fn_body` does, and
+    /// returns the alternative to go on to. Otherwise (an argument is
+    /// neither, or the thunks' steps, stacks or constructors do not fit)
+    /// nothing is done, and it returns `body`, the function's.
+    ///
+    /// # Safety
+    /// As [`Machine::int_fn_body`].
+    #[inline(never)]
+    unsafe fn int_fn_forcing(&mut self, pc: ExprId) -> ExprId {
+        // What the call knew, found again from its op and the machine
+        // (`int_fn_body` did nothing): kept in registers across it, they
+        // cost every call spills. The arguments are slots 0 and 1 of the
+        // function's environment (`IntFn`'s shape: it has at least two),
+        // the op loop's bound is `run_ops`'s.
+        // SAFETY: `pc` is a verified `Op::CallIntFn`.
+        let Op::CallIntFn { lam, f, .. } = (unsafe { self.k.op(pc) }) else {
+            debug_assert!(false, "op {pc} is not a CallIntFn");
+            return pc;
+        };
+        // SAFETY: the op's verified lambda.
+        let body = unsafe { self.global_lam(lam) }.body;
+        let op_end = self.op_end();
+        // SAFETY: see above.
+        let (va, vb) = unsafe {
+            (
+                self.s.vals.get(self.env_base),
+                self.s.vals.get(self.env_base + 1),
+            )
+        };
+        // SAFETY: as this function's.
+        unsafe { self.int_fn_forced(f, op_end, va, vb) }.unwrap_or(body)
+    }
+
+    /// [`Machine::int_fn_forcing`], `None` where nothing is done.
+    ///
+    /// # Safety
+    /// As [`Machine::int_fn_body`].
+    #[inline(always)]
+    unsafe fn int_fn_forced(
+        &mut self,
+        f: u32,
+        op_end: u64,
+        va: Value,
+        vb: Value,
+    ) -> Option<ExprId> {
+        // SAFETY: a verified shape.
+        let sh = *unsafe { self.k.int_fn(f) };
+        let arg_a = self.int_arg(va, sh.c1)?;
+        let arg_b = match (arg_a, vb) {
+            // Evaluated by the first case, the same thunk is a value at
+            // the second (its constructor is `c1`).
+            (IntArg::Thunk(t, ..), Value::Ptr(p)) if self.heap.deref(p) == t => {
+                if sh.c2 != sh.c1 {
+                    return None;
+                }
+                IntArg::Same
+            }
+            _ => self.int_arg(vb, sh.c2)?,
+        };
+        let field = |arg: IntArg| match arg {
+            IntArg::Value(_, x) => Some(x),
+            IntArg::Thunk(.., forced) => forced.field,
+            IntArg::Same => None,
+        };
+        let x = field(arg_a)?;
+        let y = match arg_b {
+            IntArg::Same => x,
+            arg => field(arg)?,
+        };
+        let (Value::Int(xi), Value::Int(yi)) = (x, y) else {
+            return None;
+        };
+        let r = primitives::apply(sh.op, xi, yi)?;
+        // SAFETY: the shape's verified alternatives.
+        let IntSel::Body(body, bind) = (unsafe { self.select_int(self.k.alts(sh.alts3), r) })
+        else {
+            return None;
+        };
+        // What the thunks take on top of the call's 13 steps: 16 steps
+        // more each (`int_fn_body` checked the 13), their constructors'
+        // room, and the stacks while each is evaluated.
+        let (mut steps, mut words, mut fun_env) = (10, 0, 0);
+        for arg in [&arg_a, &arg_b] {
+            if let IntArg::Thunk(.., forced) = arg {
+                steps += FORCE_STEPS - 5;
+                words += closure_words(1);
+                fun_env = fun_env.max(forced.fun_env as usize);
+            }
+        }
+        if self.steps + steps >= op_end
+            || self.gc_stress
+            || self.heap.free_words() < words
+            || !self.fits(self.env_len + CONT_WORDS + FRAME_WORDS + 3 + fun_env)
+        {
+            return None;
+        }
+        // It fires: the first case.
+        let made = match arg_a {
+            IntArg::Value(a, _) => {
+                if PROF {
+                    self.heap.used(a);
+                    self.pend_calls += 2;
+                }
+                self.steps += 5;
+                None
+            }
+            IntArg::Thunk(t, index, forced) => Some(self.force_int_thunk(t, index, &forced)?),
+            IntArg::Same => return None,
+        };
+        // SAFETY: the shape's verified slot.
+        unsafe { self.set_local(sh.s1, x) };
+        // The second.
+        match arg_b {
+            IntArg::Value(b, _) => {
+                if PROF {
+                    self.heap.used(b);
+                    self.pend_calls += 2;
+                }
+                self.steps += 5;
+            }
+            IntArg::Thunk(t, index, forced) => {
+                if self.force_int_thunk(t, index, &forced).is_none() {
+                    // Not so: the room for both constructors was checked
+                    // above. Were it not there, the machine is at the
+                    // second case, as the first case's return leaves it.
+                    debug_assert!(false, "room for the second thunk's constructor");
+                    self.at = sh.e1;
+                    return Some(sh.e2);
+                }
+            }
+            IntArg::Same => {
+                if PROF {
+                    // The case reads the constructor the first one's
+                    // update made.
+                    if let Some(v) = made {
+                        self.heap.used(v);
+                    }
+                    self.pend_calls += 2;
+                }
+                self.steps += 5;
+            }
+        }
+        // The primitive case (rules 4, 14 and 11, 12 or 13).
+        if PROF {
+            self.pend_calls += 1;
+        }
+        // SAFETY: verified slots (the shape's, the default binder).
+        unsafe {
+            self.set_local(sh.s2, y);
+            if let Some(slot) = bind {
+                self.set_local(slot, Value::Int(r));
+            }
+        }
+        self.at = sh.e3;
+        self.steps += 3;
+        Some(body)
+    }
+
+    /// An argument of an [`Op::CallIntFn`] whose case expects constructor
+    /// `con` with one field: a boxed value, or an [`IntThunk`] that
+    /// evaluates to one. `None` for anything else.
+    #[inline(always)]
+    fn int_arg(&self, v: Value, con: ConId) -> Option<IntArg> {
+        let Value::Ptr(p) = v else {
+            return None;
+        };
+        let (a, info) = self.heap.deref_info(p)?;
+        if info.tag == Tag::Lambda
+            && let Some(&lam) = self.p.lams.get(info.index as usize)
+            && lam.kind == 1
+        {
+            let forced = self.int_thunk_value(a, self.k.int_thunk(info.index)?, lam.nfree)?;
+            return (forced.con == con && forced.field.is_some())
+                .then_some(IntArg::Thunk(a, info.index, forced));
+        }
+        let (a, x) = self.boxed_field(v, con)?;
+        Some(IntArg::Value(a, x))
+    }
+
+    /// What the [`IntThunk`] `t` at `a` evaluates to, if its call would
+    /// fire as [`Op::CallIntFn`]'s shape fires it (both operands, read
+    /// from its payload or the constants, evaluated boxed values; the
+    /// primitive operation succeeds and an alternative takes its result)
+    /// and that alternative is a constructor of at most one field, read
+    /// from what the call's environment holds then. Nothing is done.
+    #[inline(never)]
+    fn int_thunk_value(&self, a: Addr, t: IntThunk, nfree: u32) -> Option<Forced> {
+        let constant = |o: Opnd| {
+            debug_assert!(o.0 & Opnd::LOCAL == 0);
+            // SAFETY: a constant operand of a verified thunk or op, in
+            // the constant area.
+            unsafe { self.s.vals.get(o.0 as usize) }
+        };
+        // The thunk's environment when its body starts: its free
+        // variables (`Compiled::verify`: below its payload's length).
+        let operand = |o: Opnd| {
+            if o.0 & Opnd::LOCAL == 0 {
+                constant(o)
+            } else {
+                self.heap.payload(a, (o.0 & !Opnd::LOCAL) as usize)
+            }
+        };
+        let (va, vb) = (operand(t.a), operand(t.b));
+        // SAFETY: a verified thunk's shape.
+        let sh = unsafe { self.k.int_fn(t.f) };
+        let (a0, x) = self.boxed_field(va, sh.c1)?;
+        let (a1, y) = self.boxed_field(vb, sh.c2)?;
+        let (Value::Int(xi), Value::Int(yi)) = (x, y) else {
+            return None;
+        };
+        let r = primitives::apply(sh.op, xi, yi)?;
+        // SAFETY: the shape's verified alternatives.
+        let IntSel::Body(body, bind) = (unsafe { self.select_int(self.k.alts(sh.alts3), r) })
+        else {
+            return None;
+        };
+        // SAFETY: an alternative's body (verified).
+        let Op::Con { con, first, n } = (unsafe { self.k.op(body) }) else {
+            return None;
+        };
+        let field = match n {
+            0 => None,
+            1 => {
+                // SAFETY: the verified range of the `Con`'s one operand.
+                let o = unsafe { self.k.opnd(first) };
+                let s = o.0 & !Opnd::LOCAL;
+                // The call's slots as its ops left them: the arguments,
+                // then the two fields and the primitive result bound in
+                // that order.
+                Some(if o.0 & Opnd::LOCAL == 0 {
+                    constant(o)
+                } else if bind == Some(s) {
+                    Value::Int(r)
+                } else if s == sh.s2 {
+                    y
+                } else if s == sh.s1 {
+                    x
+                } else if s == 1 {
+                    vb
+                } else if s == 0 {
+                    va
+                } else {
+                    return None;
+                })
+            }
+            _ => return None,
+        };
+        // SAFETY: a verified thunk's lambda.
+        let fun_env = unsafe { self.global_lam(t.lam) }.fun_env;
+        Some(Forced {
+            con,
+            field,
+            used: [a0, a1],
+            fun_env,
+            nfree,
+        })
+    }
+
+    /// Evaluate the thunk at `a` (lambda `index`), an [`IntThunk`] whose
+    /// value is `forced`, in place of a `case` of it: rules 4, 1 and
+    /// 15 (the case's continuation and the thunk's update frame pushed,
+    /// the thunk black-holed, its cost centre current), its call's 15
+    /// steps, rule 5, the update (16) and the return to the continuation
+    /// (6 or 8): [`FORCE_STEPS`] steps, with every effect of those rules
+    /// on the heap, the cost centres and the counters, and nothing pushed
+    /// or popped (the continuation's environment is the current one, and
+    /// those opened above it are dead). The caller binds the alternative's
+    /// fields and sets `at`; it checked the steps and the stacks (the
+    /// continuation and update frame, then the call's cases:
+    /// `fits(env_len + 7 + 3 + forced.fun_env)`). Returns the constructor
+    /// the update allocated; `None` (nothing done) when the heap has no
+    /// room for it without a collection, or under `--gc-stress`.
+    #[inline(never)]
+    fn force_int_thunk(&mut self, a: Addr, index: LambdaId, forced: &Forced) -> Option<Addr> {
+        if self.gc_stress {
+            return None;
+        }
+        // The update's constructor first, so that no room means nothing
+        // done: allocated by the thunk's cost centre, the one its entry
+        // makes current and ticking (rule 16 allocates by the evaluating
+        // one), at the address the update would give it (nothing else is
+        // allocated on the way).
+        let fields = forced.field.as_slice();
+        let info = Info {
+            tag: Tag::Con,
+            n: fields.len() as u32,
+            index: forced.con,
+        };
+        let tcc = self.heap.cc(a);
+        let v = self.heap.alloc_returned_con(info, tcc, fields)?;
+        // Rules 4, 1 and 15: the thunk's cost centre current (its black
+        // hole is not written: the update below leaves what the update
+        // of the black hole would, and nothing looks at it in between).
+        if PROF {
+            self.heap.used(a);
+            self.ctr(tcc).lazy_calls += 1;
+            self.pend_calls += 1;
+        }
+        self.steps += 3;
+        let saved = self.cc;
+        self.switch(tcc);
+        // The call (rules 1, 2; 4, 1, 2, 5, 6 twice; 4, 14, 11-13), rule 5
+        // and the update (16), which leaves the case's cost centre current
+        // again.
+        if PROF {
+            self.heap.used(forced.used[0]);
+            self.heap.used(forced.used[1]);
+            self.pend_calls += 6;
+            self.pend_words += closure_words(fields.len()) as u64;
+        }
+        self.steps += 17;
+        let thunk = Info {
+            tag: Tag::Lambda,
+            n: forced.nfree,
+            index,
+        };
+        self.heap.update_thunk(a, thunk, v);
+        // Rule 6 or 8: the return.
+        self.switch(saved);
+        if PROF {
+            self.pend_calls += 1;
+        }
+        self.steps += 1;
+        Some(v)
     }
 
     /// What `case v of C {x} -> ...` binds `x` to when `v` is a boxed
@@ -822,6 +1199,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 next
                             }
                             1 | 2 => {
+                                // An integer thunk whose call would fire:
+                                // evaluated where it is.
                                 // Rules 4, 1 and 15.
                                 let n = self.env_len;
                                 if !self.fits(n + 3 + 4) {
