@@ -232,6 +232,18 @@ pub(super) struct IntFn {
     /// the alternative, and its alternatives.
     pub e3: ExprId,
     pub alts3: u32,
+    /// The field of the first or second argument when the call's operand
+    /// is a global value closure of constructor `c1` or `c2` whose field
+    /// is a literal (`Compiled::static_field`: `ltInt {n, two}`), which
+    /// the op loop then need not read from the heap: each call has a
+    /// shape of its own.
+    pub ka: Option<i64>,
+    pub kb: Option<i64>,
+    /// `Some(c)` when the primitive case has only a default that boxes
+    /// its result (`r -> I# {r}`, as `plusInt`'s): the constructor a
+    /// call of an [`IntThunk`] evaluates to is then `c {r}` whatever `r`
+    /// is.
+    pub boxes_result: Option<ConId>,
 }
 
 /// A thunk the op loop may evaluate where it is needed, without pushing its
@@ -261,6 +273,13 @@ pub(super) struct IntThunk {
     /// read from its payload) or a constant.
     pub a: Opnd,
     pub b: Opnd,
+    /// The environment size of the function called (its `fun_env`).
+    pub fun_env: u32,
+    /// In stacks mode, the `scc` the body may open with (`--auto-cc=all`
+    /// makes `{n} \u {} -> scc "f.n1" (minusInt {n, one})`): its
+    /// [`Op::SccPush`]'s site and cost centre; `NONE` without one.
+    pub scc_site: u32,
+    pub scc_cc: CcId,
 }
 
 /// The compiled program.
@@ -528,6 +547,7 @@ impl Compiled {
             };
             if t.lam as usize >= code.lambdas.len()
                 || t.f as usize >= self.int_fns.len()
+                || (t.scc_site != NONE && t.scc_site as usize >= self.scc_sites.len())
                 || !operand_ok(t.a)
                 || !operand_ok(t.b)
             {
@@ -703,25 +723,60 @@ impl Compiled {
     /// arguments into an [`Op::CallIntFn`] (before verification, which
     /// checks the new ops and shapes like the others).
     fn call_int_fns(&mut self, code: &Code) {
-        let mut shapes: HashMap<LambdaId, Option<u32>> = HashMap::new();
+        let mut shapes: HashMap<LambdaId, Option<IntFn>> = HashMap::new();
         for e in 0..self.ops.len() {
             let Op::CallGlobal { lam, first, n: 2 } = self.ops[e] else {
                 continue;
             };
-            let f = match shapes.get(&lam) {
-                Some(&f) => f,
-                None => {
-                    let f = self.int_fn_shape(code, lam).map(|i| {
-                        self.int_fns.push(i);
-                        (self.int_fns.len() - 1) as u32
-                    });
-                    shapes.insert(lam, f);
-                    f
-                }
+            let shape = *shapes
+                .entry(lam)
+                .or_insert_with(|| self.int_fn_shape(code, lam));
+            let Some(shape) = shape else {
+                continue;
             };
-            if let Some(f) = f {
-                self.ops[e] = Op::CallIntFn { lam, first, f };
-            }
+            // One shape a call: with what it knows of its own arguments.
+            let known = |i: u32, con: ConId| {
+                let o = *self.opnds.get(i as usize)?;
+                self.static_field(code, o, con)
+            };
+            let shape = IntFn {
+                ka: known(first, shape.c1),
+                kb: known(first + 1, shape.c2),
+                ..shape
+            };
+            self.int_fns.push(shape);
+            let f = (self.int_fns.len() - 1) as u32;
+            self.ops[e] = Op::CallIntFn { lam, first, f };
+        }
+    }
+
+    /// The field of the boxed value the constant operand `o` always is,
+    /// when it is a global value closure `C {k#}` (`one = {} \r {} -> I#
+    /// {1#}`: re-entrant, no arguments or free variables, its body a
+    /// constructor `con` whose first field is a literal), as
+    /// `Machine::boxed_field` reads it; such a closure is never updated.
+    fn static_field(&self, code: &Code, o: Opnd, con: ConId) -> Option<i64> {
+        if o.0 & Opnd::LOCAL != 0 {
+            return None;
+        }
+        let g = code.globals.get(o.0 as usize)?;
+        let lam = code.lambdas.get(g.lambda as usize)?;
+        let value = matches!(lam.flag, Flag::Reentrant | Flag::NonUpdatable)
+            && lam.arity == 0
+            && lam.free.is_empty();
+        let Some(&Op::Con { con: c, first, n }) = self.ops.get(lam.body as usize) else {
+            return None;
+        };
+        if !value || c != con || n == 0 {
+            return None;
+        }
+        let field = *self.opnds.get(first as usize)?;
+        if field.0 & Opnd::LOCAL != 0 || (field.0 as usize) < code.globals.len() {
+            return None;
+        }
+        match self.constants.get(field.0 as usize)? {
+            Value::Int(k) => Some(*k),
+            Value::Ptr(_) => None,
         }
     }
 
@@ -734,7 +789,11 @@ impl Compiled {
             if lam.flag != Flag::Updatable || lam.arity != 0 {
                 continue;
             }
-            let Some(&Op::CallIntFn { lam: g, first, f }) = self.ops.get(lam.body as usize) else {
+            let (scc_site, scc_cc, body) = match self.ops.get(lam.body as usize) {
+                Some(&Op::SccPush { cc, body, site }) => (site, cc, body),
+                _ => (NONE, 0, lam.body),
+            };
+            let Some(&Op::CallIntFn { lam: g, first, f }) = self.ops.get(body as usize) else {
                 continue;
             };
             let nfree = lam.free.len() as u32;
@@ -745,8 +804,19 @@ impl Compiled {
             let (Some(a), Some(b)) = (operand(first), operand(first + 1)) else {
                 continue;
             };
+            let Some(callee) = code.lambdas.get(g as usize) else {
+                continue;
+            };
             self.int_thunk_of[l] = self.int_thunks.len() as u32;
-            self.int_thunks.push(IntThunk { lam: g, f, a, b });
+            self.int_thunks.push(IntThunk {
+                lam: g,
+                f,
+                a,
+                b,
+                fun_env: env_size(callee),
+                scc_site,
+                scc_cc,
+            });
         }
     }
 
@@ -795,7 +865,23 @@ impl Compiled {
             op,
             e3,
             alts3: alts,
+            ka: None,
+            kb: None,
+            boxes_result: self.boxes_result(alts),
         })
+    }
+
+    /// [`IntFn::boxes_result`] of the primitive case's alternatives
+    /// `alts`.
+    fn boxes_result(&self, alts: u32) -> Option<ConId> {
+        let a = self.alts.get(alts as usize)?;
+        if a.on != AltsOn::Default || a.default_bind == NONE {
+            return None;
+        }
+        let Some(&Op::Con { con, first, n: 1 }) = self.ops.get(a.default as usize) else {
+            return None;
+        };
+        (*self.opnds.get(first as usize)? == Opnd::local(a.default_bind)).then_some(con)
     }
 }
 
@@ -1335,6 +1421,9 @@ mod tests {
         );
         assert_eq!(c.int_fns.len(), 1);
         assert_eq!(c.int_fns[0].op, PrimOp::Add);
+        // Its first argument is `one`, whose field is known when the
+        // program is compiled; its second, a thunk, is not.
+        assert_eq!((c.int_fns[0].ka, c.int_fns[0].kb), (Some(1), None));
         // A shape index past the table is caught.
         let mut k = compile(&code, false);
         for o in &mut k.ops {
@@ -1392,6 +1481,30 @@ swap = {} \r {a, b} -> case a of
         bad(&|k| {
             k.int_thunk_of.pop();
         });
+        // In stacks mode, a thunk whose body is an `scc` of such a call is
+        // one too, with its `scc`'s site; in flat mode (`Op::Scc`, which
+        // pushes a restore frame) it is not.
+        let code = lower_text(
+            r#"main = {} \u {} ->
+  let x = {} \r {} -> I# {2#}
+  in let t = {x} \u {} -> scc "t" (add {x, one})
+     in add {t, one}
+one = {} \r {} -> I# {1#}
+add = {} \r {a, b} -> case a of
+  I# {x} -> case b of
+    I# {y} -> case +# {x, y} of
+      r -> I# {r}
+"#,
+        );
+        let stacks = compile(&code, true);
+        assert_eq!(stacks.verify(&code), Ok(()));
+        assert_eq!(stacks.int_thunks.len(), 1);
+        assert!((stacks.int_thunks[0].scc_site as usize) < stacks.scc_sites.len());
+        let flat = compile(&code, false);
+        assert!(flat.int_thunks.is_empty());
+        let mut k = compile(&code, true);
+        k.int_thunks[0].scc_site = k.scc_sites.len() as u32;
+        assert!(k.verify(&code).is_err());
     }
 
     #[test]

@@ -28,6 +28,7 @@
 
 use super::compile::{Alts, AltsOn, ConAlt, IntThunk, MAX_OP_STEPS, NONE, Op, Opnd};
 use super::*;
+use crate::profile::cost_centre::CcId;
 use crate::stg::syntax::PrimOp;
 
 /// Most fields of a constructor the op loop returns, and most arguments of
@@ -89,6 +90,18 @@ struct Forced {
     fun_env: u32,
     /// The thunk's free variables (its info word's `n`).
     nfree: u32,
+    /// Its body's `scc` in stacks mode (`IntThunk::scc_site`), or `NONE`.
+    scc_site: u32,
+    scc_cc: CcId,
+}
+
+impl Forced {
+    /// The steps its evaluation takes ([`FORCE_STEPS`], one more with an
+    /// `scc`).
+    #[inline(always)]
+    fn steps(&self) -> u64 {
+        FORCE_STEPS + (self.scc_site != NONE) as u64
+    }
 }
 
 /// An argument of an [`Op::CallIntFn`] as its first two cases take it
@@ -442,30 +455,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     Op::SccPush { cc: l, body, site } => {
                         // Rule scc, in stacks mode: it pushes nothing on
                         // the machine's stacks, so no check can stop it.
-                        let from = self.cc;
                         // SAFETY: the op's verified site.
-                        let memo = unsafe { self.k.scc_site(site) };
-                        // The entry is counted at the site (PROF), and
-                        // added to the stack's counters when the site
-                        // remembers another push.
-                        let to = if memo.from == from {
-                            if PROF {
-                                memo.entries += 1;
-                            }
-                            memo.to
-                        } else {
-                            let mut old = *memo;
-                            let to = self.acct.stacks.push(from, l);
-                            *memo = compile::SccSite {
-                                from,
-                                to,
-                                entries: PROF as u64,
-                            };
-                            if PROF {
-                                old.settle(&mut self.acct);
-                            }
-                            to
-                        };
+                        let to = unsafe { self.scc_site_push(site, l, self.cc) };
                         self.cc = to;
                         self.at = pc;
                         self.steps += 1;
@@ -527,6 +518,36 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         }
         self.s.ctl = Ctl::Eval(pc);
         self.steps != start
+    }
+
+    /// Rule scc in stacks mode at the site `site` of `scc "l"`: the stack
+    /// `from` with `l` pushed, remembered at the site (`SccSite`). The
+    /// entry is counted at the site (with a profile), and added to the
+    /// stack's counters when the site remembers another push.
+    ///
+    /// # Safety
+    /// `site` is a verified `Op::SccPush`'s.
+    #[inline(always)]
+    unsafe fn scc_site_push(&mut self, site: u32, l: CcId, from: u32) -> u32 {
+        // SAFETY: a verified site.
+        let memo = unsafe { self.k.scc_site(site) };
+        if memo.from == from {
+            if PROF {
+                memo.entries += 1;
+            }
+            return memo.to;
+        }
+        let mut old = *memo;
+        let to = self.acct.stacks.push(from, l);
+        *memo = compile::SccSite {
+            from,
+            to,
+            entries: PROF as u64,
+        };
+        if PROF {
+            old.settle(&mut self.acct);
+        }
+        to
     }
 
     /// The op loop's bound: an op runs while `steps + MAX_OP_STEPS <=
@@ -697,8 +718,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         // `CaseVar`s read them (the first binds neither slot 1 nor the
         // second's slot: `IntFn`). An argument that is not a value may be
         // a thunk to evaluate in place.
-        let (a, x) = self.boxed_field(va, sh.c1)?;
-        let (b, y) = self.boxed_field(vb, sh.c2)?;
+        let (a, x) = self.boxed_arg(va, sh.c1, sh.ka)?;
+        let (b, y) = self.boxed_arg(vb, sh.c2, sh.kb)?;
         let (Value::Int(xi), Value::Int(yi)) = (x, y) else {
             return None;
         };
@@ -778,8 +799,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         vb: Value,
     ) -> Option<ExprId> {
         // SAFETY: a verified shape.
-        let sh = *unsafe { self.k.int_fn(f) };
-        let arg_a = self.int_arg(va, sh.c1)?;
+        let sh = unsafe { self.k.int_fn(f) };
+        let arg_a = self.int_arg(va, sh.c1, sh.ka)?;
         let arg_b = match (arg_a, vb) {
             // Evaluated by the first case, the same thunk is a value at
             // the second (its constructor is `c1`).
@@ -789,7 +810,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 }
                 IntArg::Same
             }
-            _ => self.int_arg(vb, sh.c2)?,
+            _ => self.int_arg(vb, sh.c2, sh.kb)?,
         };
         let field = |arg: IntArg| match arg {
             IntArg::Value(_, x) => Some(x),
@@ -810,13 +831,15 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         else {
             return None;
         };
+        // (What is needed of the shape once the machine changes.)
+        let (s1, s2, e1, e2, e3) = (sh.s1, sh.s2, sh.e1, sh.e2, sh.e3);
         // What the thunks take on top of the call's 13 steps: 16 steps
         // more each (`int_fn_body` checked the 13), their constructors'
         // room, and the stacks while each is evaluated.
         let (mut steps, mut words, mut fun_env) = (10, 0, 0);
         for arg in [&arg_a, &arg_b] {
             if let IntArg::Thunk(.., forced) = arg {
-                steps += FORCE_STEPS - 5;
+                steps += forced.steps() - 5;
                 words += closure_words(1);
                 fun_env = fun_env.max(forced.fun_env as usize);
             }
@@ -842,7 +865,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             IntArg::Same => return None,
         };
         // SAFETY: the shape's verified slot.
-        unsafe { self.set_local(sh.s1, x) };
+        unsafe { self.set_local(s1, x) };
         // The second.
         match arg_b {
             IntArg::Value(b, _) => {
@@ -858,8 +881,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     // above. Were it not there, the machine is at the
                     // second case, as the first case's return leaves it.
                     debug_assert!(false, "room for the second thunk's constructor");
-                    self.at = sh.e1;
-                    return Some(sh.e2);
+                    self.at = e1;
+                    return Some(e2);
                 }
             }
             IntArg::Same => {
@@ -880,12 +903,12 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         }
         // SAFETY: verified slots (the shape's, the default binder).
         unsafe {
-            self.set_local(sh.s2, y);
+            self.set_local(s2, y);
             if let Some(slot) = bind {
                 self.set_local(slot, Value::Int(r));
             }
         }
-        self.at = sh.e3;
+        self.at = e3;
         self.steps += 3;
         Some(body)
     }
@@ -894,7 +917,11 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// `con` with one field: a boxed value, or an [`IntThunk`] that
     /// evaluates to one. `None` for anything else.
     #[inline(always)]
-    fn int_arg(&self, v: Value, con: ConId) -> Option<IntArg> {
+    fn int_arg(&self, v: Value, con: ConId, known: Option<i64>) -> Option<IntArg> {
+        if known.is_some() {
+            let (a, x) = self.boxed_arg(v, con, known)?;
+            return Some(IntArg::Value(a, x));
+        }
         let Value::Ptr(p) = v else {
             return None;
         };
@@ -919,17 +946,13 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// from what the call's environment holds then. Nothing is done.
     #[inline(never)]
     fn int_thunk_value(&self, a: Addr, t: IntThunk, nfree: u32) -> Option<Forced> {
-        let constant = |o: Opnd| {
-            debug_assert!(o.0 & Opnd::LOCAL == 0);
-            // SAFETY: a constant operand of a verified thunk or op, in
-            // the constant area.
-            unsafe { self.s.vals.get(o.0 as usize) }
-        };
         // The thunk's environment when its body starts: its free
         // variables (`Compiled::verify`: below its payload's length).
         let operand = |o: Opnd| {
             if o.0 & Opnd::LOCAL == 0 {
-                constant(o)
+                // SAFETY: a constant operand of a verified thunk, in the
+                // constant area.
+                unsafe { self.s.vals.get(o.0 as usize) }
             } else {
                 self.heap.payload(a, (o.0 & !Opnd::LOCAL) as usize)
             }
@@ -937,12 +960,50 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         let (va, vb) = (operand(t.a), operand(t.b));
         // SAFETY: a verified thunk's shape.
         let sh = unsafe { self.k.int_fn(t.f) };
-        let (a0, x) = self.boxed_field(va, sh.c1)?;
-        let (a1, y) = self.boxed_field(vb, sh.c2)?;
+        let (a0, x) = self.boxed_arg(va, sh.c1, sh.ka)?;
+        let (a1, y) = self.boxed_arg(vb, sh.c2, sh.kb)?;
         let (Value::Int(xi), Value::Int(yi)) = (x, y) else {
             return None;
         };
         let r = primitives::apply(sh.op, xi, yi)?;
+        debug_assert_eq!(t.fun_env, {
+            // SAFETY: a verified thunk's lambda.
+            unsafe { self.global_lam(t.lam) }.fun_env
+        });
+        let (con, field) = match sh.boxes_result {
+            // `r -> C {r}`, known when the program was compiled.
+            Some(con) => {
+                debug_assert_eq!(
+                    self.int_call_built(sh, r, [va, vb, x, y]),
+                    Some((con, Some(Value::Int(r))))
+                );
+                (con, Some(Value::Int(r)))
+            }
+            None => self.int_call_built(sh, r, [va, vb, x, y])?,
+        };
+        Some(Forced {
+            con,
+            field,
+            used: [a0, a1],
+            fun_env: t.fun_env,
+            nfree,
+            scc_site: t.scc_site,
+            scc_cc: t.scc_cc,
+        })
+    }
+
+    /// The constructor (and its field, if it has one) that the
+    /// alternative taking `r` of a call of shape `sh` builds, its fields
+    /// read from the call's slots as its ops leave them (the arguments
+    /// `va` and `vb`, then the fields `x` and `y` and the primitive result
+    /// bound in that order); `None` for an alternative of another kind, or
+    /// a constructor of more fields.
+    fn int_call_built(
+        &self,
+        sh: &compile::IntFn,
+        r: i64,
+        [va, vb, x, y]: [Value; 4],
+    ) -> Option<(ConId, Option<Value>)> {
         // SAFETY: the shape's verified alternatives.
         let IntSel::Body(body, bind) = (unsafe { self.select_int(self.k.alts(sh.alts3), r) })
         else {
@@ -958,11 +1019,9 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 // SAFETY: the verified range of the `Con`'s one operand.
                 let o = unsafe { self.k.opnd(first) };
                 let s = o.0 & !Opnd::LOCAL;
-                // The call's slots as its ops left them: the arguments,
-                // then the two fields and the primitive result bound in
-                // that order.
                 Some(if o.0 & Opnd::LOCAL == 0 {
-                    constant(o)
+                    // SAFETY: a verified constant operand.
+                    unsafe { self.s.vals.get(o.0 as usize) }
                 } else if bind == Some(s) {
                     Value::Int(r)
                 } else if s == sh.s2 {
@@ -979,15 +1038,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             }
             _ => return None,
         };
-        // SAFETY: a verified thunk's lambda.
-        let fun_env = unsafe { self.global_lam(t.lam) }.fun_env;
-        Some(Forced {
-            con,
-            field,
-            used: [a0, a1],
-            fun_env,
-            nfree,
-        })
+        Some((con, field))
     }
 
     /// Evaluate the thunk at `a` (lambda `index`), an [`IntThunk`] whose
@@ -998,7 +1049,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// (6 or 8): [`FORCE_STEPS`] steps, with every effect of those rules
     /// on the heap, the cost centres and the counters, and nothing pushed
     /// or popped (the continuation's environment is the current one, and
-    /// those opened above it are dead). The caller binds the alternative's
+    /// those opened above it are dead); one step more for its body's `scc`
+    /// in stacks mode (`Op::SccPush`). The caller binds the alternative's
     /// fields and sets `at`; it checked the steps and the stacks (the
     /// continuation and update frame, then the call's cases:
     /// `fits(env_len + 7 + 3 + forced.fun_env)`). Returns the constructor
@@ -1006,25 +1058,17 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// room for it without a collection, or under `--gc-stress`.
     #[inline(never)]
     fn force_int_thunk(&mut self, a: Addr, index: LambdaId, forced: &Forced) -> Option<Addr> {
-        if self.gc_stress {
+        // The room for the update's constructor first, so that none means
+        // nothing done.
+        let fields = forced.field.as_slice();
+        let size = closure_words(fields.len());
+        if self.gc_stress || self.heap.free_words() < size {
             return None;
         }
-        // The update's constructor first, so that no room means nothing
-        // done: allocated by the thunk's cost centre, the one its entry
-        // makes current and ticking (rule 16 allocates by the evaluating
-        // one), at the address the update would give it (nothing else is
-        // allocated on the way).
-        let fields = forced.field.as_slice();
-        let info = Info {
-            tag: Tag::Con,
-            n: fields.len() as u32,
-            index: forced.con,
-        };
-        let tcc = self.heap.cc(a);
-        let v = self.heap.alloc_returned_con(info, tcc, fields)?;
         // Rules 4, 1 and 15: the thunk's cost centre current (its black
         // hole is not written: the update below leaves what the update
         // of the black hole would, and nothing looks at it in between).
+        let tcc = self.heap.cc(a);
         if PROF {
             self.heap.used(a);
             self.ctr(tcc).lazy_calls += 1;
@@ -1033,16 +1077,41 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         self.steps += 3;
         let saved = self.cc;
         self.switch(tcc);
+        if forced.scc_site != NONE {
+            // Rule scc (stacks mode), the body's, as `Op::SccPush` fires
+            // it. SAFETY: a verified thunk's site.
+            let to = unsafe { self.scc_site_push(forced.scc_site, forced.scc_cc, tcc) };
+            self.steps += 1;
+            self.flush();
+            self.tick_cc = to;
+        }
         // The call (rules 1, 2; 4, 1, 2, 5, 6 twice; 4, 14, 11-13), rule 5
-        // and the update (16), which leaves the case's cost centre current
-        // again.
+        // and the update (16), which allocates the constructor by the
+        // evaluating entry and leaves the case's cost centre current again.
         if PROF {
             self.heap.used(forced.used[0]);
             self.heap.used(forced.used[1]);
             self.pend_calls += 6;
-            self.pend_words += closure_words(fields.len()) as u64;
+            self.pend_words += size as u64;
         }
         self.steps += 17;
+        let info = Info {
+            tag: Tag::Con,
+            n: fields.len() as u32,
+            index: forced.con,
+        };
+        // SAFETY: `size <= free_words()` (checked above, and nothing was
+        // allocated since); the header (which writes 0 in the first
+        // payload word) and the field, if any, write every word of the
+        // block, as `Heap::alloc_small` would.
+        let v = unsafe {
+            let mut block = self.heap.take_block(size);
+            block.header(0, info.encode(), self.tick_cc);
+            if let Some(x) = forced.field {
+                block.field(2, x);
+            }
+            block.addr()
+        };
         let thunk = Info {
             tag: Tag::Lambda,
             n: forced.nfree,
@@ -1056,6 +1125,33 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         }
         self.steps += 1;
         Some(v)
+    }
+
+    /// [`Machine::boxed_field`] of an argument of a call whose shape
+    /// `known`s its field (`IntFn::ka`, `IntFn::kb`): then it is a global
+    /// value closure, which the heap need not be read for.
+    #[inline(always)]
+    fn boxed_arg(&self, v: Value, con: ConId, known: Option<i64>) -> Option<(Addr, Value)> {
+        match known {
+            Some(k) => {
+                let known = (Self::known_closure(v), Value::Int(k));
+                debug_assert_eq!(self.boxed_field(v, con), Some(known));
+                Some(known)
+            }
+            None => self.boxed_field(v, con),
+        }
+    }
+
+    /// The closure of an argument whose field a shape knows: a global's,
+    /// never updated (so never an indirection), which the heap's record
+    /// of use is told of with a profile.
+    #[inline(always)]
+    fn known_closure(v: Value) -> Addr {
+        debug_assert!(matches!(v, Value::Ptr(_)));
+        match v {
+            Value::Ptr(p) => p,
+            Value::Int(_) => 0,
+        }
     }
 
     /// What `case v of C {x} -> ...` binds `x` to when `v` is a boxed
