@@ -737,17 +737,32 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             // Rules 1 and 6 of each `case`, the primitive case's return.
             self.pend_calls += 5;
         }
+        // SAFETY: a verified slot (the shape's).
+        unsafe { self.set_local(s1, x) };
+        // SAFETY: the shape's (see `int_call_ends`).
+        unsafe { self.int_call_ends(s2, y, bind, r, e3) };
+        self.steps += 13;
+        Some(body)
+    }
+
+    /// The end of an integer call's three cases once they fire: the second
+    /// case's field `y` bound to `s2`, the primitive case's default binder
+    /// (if it binds) to the result `r`, and the machine at the primitive
+    /// case `e3`.
+    ///
+    /// # Safety
+    /// `s2`, `bind` and `e3` are a verified shape's (`IntFn`) and its
+    /// primitive case's alternative's.
+    #[inline(always)]
+    unsafe fn int_call_ends(&mut self, s2: u32, y: Value, bind: Option<u32>, r: i64, e3: ExprId) {
         // SAFETY: verified slots (the shape's, the default binder).
         unsafe {
-            self.set_local(s1, x);
             self.set_local(s2, y);
             if let Some(slot) = bind {
                 self.set_local(slot, Value::Int(r));
             }
         }
         self.at = e3;
-        self.steps += 13;
-        Some(body)
     }
 
     /// [`Machine::int_fn_body`] when an argument is not a boxed value: a
@@ -901,14 +916,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         if PROF {
             self.pend_calls += 1;
         }
-        // SAFETY: verified slots (the shape's, the default binder).
-        unsafe {
-            self.set_local(s2, y);
-            if let Some(slot) = bind {
-                self.set_local(slot, Value::Int(r));
-            }
-        }
-        self.at = e3;
+        // SAFETY: the shape's (see `int_call_ends`).
+        unsafe { self.int_call_ends(s2, y, bind, r, e3) };
         self.steps += 3;
         Some(body)
     }
