@@ -367,7 +367,8 @@ struct Evacuation<'h> {
 
 impl Evacuation<'_> {
     /// This collection, once its to-spaces are known to lie in the heap's
-    /// region and every heap word to have a bit (what lets the copy loop
+    /// region, a closure's first 3 words at any nursery address in use
+    /// too, and every heap word to have a bit (what lets the copy loop
     /// read and write without bounds checks: [`Evacuation::fits`]).
     fn within_the_heap(self) -> Self {
         assert!(
@@ -377,6 +378,12 @@ impl Evacuation<'_> {
                 && self.aged_free <= self.aged_end,
             "a to-space past the heap's end"
         );
+        // (An empty heap, which has no room even for this, has no nursery
+        // address in use either.)
+        assert!(
+            self.young_end == 0 || self.young_end + 2 <= self.mem.len(),
+            "a nursery closure past the heap's end"
+        );
         assert!(
             self.mem.len() <= self.bits.len() * 64,
             "a heap word without a bit"
@@ -385,23 +392,23 @@ impl Evacuation<'_> {
     }
 
     /// The invariants `within_the_heap` checked, for the `debug_assert`s
-    /// of the unchecked accesses: every word of `mem` has a bit, and both
-    /// to-spaces lie in `mem`.
+    /// of the unchecked accesses: every word of `mem` has a bit, both
+    /// to-spaces lie in `mem`, and so do the 3 words at any nursery
+    /// address in use.
     fn fits(&self) -> bool {
         self.mem.len() <= self.bits.len() * 64
             && self.free <= self.end
             && self.end <= self.mem.len()
             && self.aged_free <= self.aged_end
             && self.aged_end <= self.mem.len()
+            && (self.young_end == 0 || self.young_end + 2 <= self.mem.len())
     }
 
-    /// Is `a` in a space being collected? The nursery first: most
-    /// pointers the copy follows lead there.
+    /// Is `a`, not in the nursery, in a space being collected (`from`,
+    /// or with `ALSO` the `also` space)?
     #[inline(always)]
-    fn collected<const ALSO: bool>(&self, a: usize) -> bool {
-        if a < self.young_end {
-            return true;
-        }
+    fn collected_past_nursery<const ALSO: bool>(&self, a: usize) -> bool {
+        debug_assert!(a >= self.young_end);
         a.wrapping_sub(self.from_start) < self.from_len
             || ALSO && a.wrapping_sub(self.also_start) < self.also_len
     }
@@ -450,13 +457,8 @@ impl Evacuation<'_> {
     #[inline(always)]
     fn evacuate<const ALSO: bool, const AGE: bool>(&mut self, a: Addr) -> Addr {
         const IND: u64 = Tag::Ind as u64;
-        const FORWARD: u64 = Tag::Forward as u64;
-        // The black hole's tags are the two between these.
-        const _: () =
-            assert!(Tag::BlackHole as u64 == IND + 1 && Tag::Entered as u64 + 1 == FORWARD);
         debug_assert!(self.fits());
         let mut a = a as usize;
-        let mut w;
         // Short-circuit indirections (bounded walk), but not from one
         // outside the nursery into it when aging: a root left pointing to
         // an aged closure must be handed to the next minor collection,
@@ -464,41 +466,78 @@ impl Evacuation<'_> {
         // engine does not look at again, points to an aged or old
         // indirection (to be promoted), not to a nursery closure (to be
         // aged) (`Roots::visit_young_roots`). That indirection is kept.
+        //
+        // The nursery, where most pointers lead, is one compare, and its
+        // closures have their own copy ([`Evacuation::copy`] with
+        // `NURSERY`), which knows where they are: so that the compiler
+        // keeps the compare a branch, not one `setcc` of several.
         let mut hops = 0u32;
         loop {
-            if !self.collected::<ALSO>(a) || a + 2 >= self.mem.len() {
-                return a as Addr;
+            if a < self.young_end {
+                // SAFETY: `a + 2 < young_end + 2 <= mem.len() <= bits.len()
+                // * 64` (`within_the_heap`: the nursery in use is not empty,
+                // as `a < young_end`).
+                let w = unsafe { *self.mem.get_unchecked(a) };
+                if w & 0xff != IND {
+                    return self.copy::<AGE, true>(a, w);
+                }
+                // An indirection's payload is a pointer
+                // (`Heap::update_with_ind`, `Heap::update_blackhole`); were
+                // it not, the next hop's tests would still keep the walk
+                // within the heap.
+                // SAFETY: `(a + 2) / 64 < bits.len()`, as above.
+                debug_assert!(unsafe { bit(self.bits, a + 2) });
+                // SAFETY: as above.
+                a = unsafe { *self.mem.get_unchecked(a + 2) } as usize;
+            } else {
+                if !self.collected_past_nursery::<ALSO>(a) || a + 2 >= self.mem.len() {
+                    return a as Addr;
+                }
+                // SAFETY: `a + 2 < mem.len() <= bits.len() * 64` (just
+                // checked; `within_the_heap`).
+                let w = unsafe { *self.mem.get_unchecked(a) };
+                if w & 0xff != IND {
+                    return self.copy::<AGE, false>(a, w);
+                }
+                // SAFETY: as above; the payload is a pointer, as above.
+                debug_assert!(unsafe { bit(self.bits, a + 2) });
+                // SAFETY: as above.
+                let t = unsafe { *self.mem.get_unchecked(a + 2) } as usize;
+                if AGE && t < self.young_end {
+                    // The indirection kept.
+                    return self.copy::<AGE, false>(a, w);
+                }
+                a = t;
             }
-            // SAFETY: `a + 2 < mem.len() <= bits.len() * 64` (just
-            // checked; `within_the_heap`).
-            w = unsafe { *self.mem.get_unchecked(a) };
-            if w & 0xff != IND {
-                break;
-            }
-            // An indirection's payload is a pointer (`Heap::update_with_ind`,
-            // `Heap::update_blackhole`); were it not, the next hop's tests
-            // would still keep the walk within the heap.
-            // SAFETY: `(a + 2) / 64 < bits.len()`, as above.
-            debug_assert!(unsafe { bit(self.bits, a + 2) });
-            // SAFETY: as above.
-            let t = unsafe { *self.mem.get_unchecked(a + 2) } as usize;
-            if AGE && a >= self.young_end && t < self.young_end {
-                break;
-            }
-            a = t;
             hops += 1;
             if hops == 1_000_000 {
                 // Cannot happen: no cycle of indirections.
                 return a as Addr;
             }
         }
+    }
+
+    /// [`Evacuation::evacuate`] of the closure at `a` in a space collected
+    /// (the nursery if `NURSERY`), not an indirection followed, whose info
+    /// word is `w`: copy it unless it was already, and return its new
+    /// address.
+    ///
+    /// `a + 2 < mem.len()` (`evacuate` checked it).
+    #[inline(always)]
+    fn copy<const AGE: bool, const NURSERY: bool>(&mut self, a: usize, w: u64) -> Addr {
+        const IND: u64 = Tag::Ind as u64;
+        const FORWARD: u64 = Tag::Forward as u64;
+        // The black hole's tags are the two between these.
+        const _: () =
+            assert!(Tag::BlackHole as u64 == IND + 1 && Tag::Entered as u64 + 1 == FORWARD);
+        debug_assert!(a + 2 < self.mem.len() && NURSERY == (a < self.young_end));
         let tag = w & 0xff;
         let n = ((w >> 8) & 0xff_ffff) as usize;
         // A lambda's closure, a constructor, a partial application or an
         // indirection kept is copied as it is: one compare for them all.
         if tag.wrapping_sub(1) >= IND {
             if tag == FORWARD {
-                // SAFETY: `a + 2 < mem.len()` (the walk's last check).
+                // SAFETY: `a + 2 < mem.len()` (`evacuate`'s checks).
                 return unsafe { *self.mem.get_unchecked(a + 2) };
             }
             if tag > FORWARD || tag == 0 {
@@ -508,11 +547,11 @@ impl Evacuation<'_> {
             // A black hole or an entered `\s` closure (the tags past
             // `Ind`, short of `Forward`): copied small.
             if n > 1 && self.shrink_black_holes {
-                return self.evacuate_black_hole::<AGE>(a, w);
+                return self.evacuate_black_hole::<AGE, NURSERY>(a, w);
             }
         }
         let size = closure_words(n);
-        let Some(new) = self.room::<AGE>(a, size) else {
+        let Some(new) = self.room::<AGE, NURSERY>(a, size) else {
             return a as Addr;
         };
         // SAFETY: `a + size` and `new + size` are within `mem`, and the
@@ -534,9 +573,13 @@ impl Evacuation<'_> {
     /// Inlined (a call would take the address of the copy loop's
     /// evacuation, held in locals), behind the one compare.
     #[inline(always)]
-    fn evacuate_black_hole<const AGE: bool>(&mut self, a: usize, w: u64) -> Addr {
+    fn evacuate_black_hole<const AGE: bool, const NURSERY: bool>(
+        &mut self,
+        a: usize,
+        w: u64,
+    ) -> Addr {
         let size = closure_words(0);
-        let Some(new) = self.room::<AGE>(a, size) else {
+        let Some(new) = self.room::<AGE, NURSERY>(a, size) else {
             return a as Addr;
         };
         debug_assert!(
@@ -560,15 +603,19 @@ impl Evacuation<'_> {
     /// closure and its new place lie within `mem` (to-spaces are within
     /// it: `Evacuation::within_the_heap`) and do not overlap.
     #[inline(always)]
-    fn room<const AGE: bool>(&mut self, a: usize, size: usize) -> Option<usize> {
+    fn room<const AGE: bool, const NURSERY: bool>(
+        &mut self,
+        a: usize,
+        size: usize,
+    ) -> Option<usize> {
+        debug_assert_eq!(NURSERY, a < self.young_end);
         if a + size > self.mem.len() {
             // Cannot happen: closures lie within the heap.
             debug_assert!(false, "a closure past the heap's end");
             return None;
         }
         let new;
-        if AGE && a < self.young_end && a >= self.age_from && self.aged_free + size <= self.aged_end
-        {
+        if AGE && NURSERY && a >= self.age_from && self.aged_free + size <= self.aged_end {
             new = self.aged_free;
             self.aged_free += size;
         } else {

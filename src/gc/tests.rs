@@ -165,6 +165,18 @@ fn exhaustion_is_an_error() {
     assert!(failed);
 }
 
+/// The empty heap (what is left when the system reserves no address
+/// space) fails its first reservation with the heap limit's error, after
+/// collecting nothing, as any exhausted heap does.
+#[test]
+fn an_empty_heap_is_exhausted_at_once() {
+    let (mem, bits) = (region::Region::empty(), region::Region::empty());
+    let mut h = Heap::in_regions(mem, bits, (0, 0, 0), 0, None);
+    let mut r = R(vec![]);
+    assert!(h.reserve(4, false, &mut r).is_err());
+    assert!(h.reserve(4, true, &mut r).is_err());
+}
+
 /// Fill the nursery with garbage until a minor collection has happened,
 /// then fill it again (overwriting whatever the collection left there).
 fn churn(h: &mut Heap, r: &mut R) {
