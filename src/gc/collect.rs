@@ -754,10 +754,11 @@ impl Evacuation<'_> {
         let new = self.evacuate::<ALSO, AGE>(unsafe { *self.mem.get_unchecked(i) });
         // SAFETY: as above; `evacuate` does not shrink `mem`.
         unsafe { *self.mem.get_unchecked_mut(i) = new };
-        if AGE
-            && old
-            && (new as usize).wrapping_sub(self.aged_start) < self.aged_end - self.aged_start
-        {
+        // Aged if below the survivor space's end: nothing an evacuation
+        // returns lies below its start (the nursery's and the other
+        // survivor space's closures are collected, so copied out).
+        if AGE && old && (new as usize) < self.aged_end {
+            debug_assert!(new as usize >= self.aged_start);
             self.remembered.push(i as Addr);
         }
     }
