@@ -368,8 +368,9 @@ struct Evacuation<'h> {
 impl Evacuation<'_> {
     /// This collection, once its to-spaces are known to lie in the heap's
     /// region, a closure's first 3 words at any nursery address in use
-    /// too, and every heap word to have a bit (what lets the copy loop
-    /// read and write without bounds checks: [`Evacuation::fits`]).
+    /// too, and every heap word to have a bit, with a spare bitmap word
+    /// past them (what lets the copy loop read and write without bounds
+    /// checks: [`Evacuation::fits`]).
     fn within_the_heap(self) -> Self {
         assert!(
             self.end <= self.mem.len()
@@ -384,19 +385,20 @@ impl Evacuation<'_> {
             self.young_end == 0 || self.young_end + 2 <= self.mem.len(),
             "a nursery closure past the heap's end"
         );
+        // (An empty heap, which has no closure to copy, has no bitmap.)
         assert!(
-            self.mem.len() <= self.bits.len() * 64,
-            "a heap word without a bit"
+            self.mem.is_empty() || self.mem.len() + 64 <= self.bits.len() * 64,
+            "a heap word without a bit, or no spare bitmap word past them"
         );
         self
     }
 
     /// The invariants `within_the_heap` checked, for the `debug_assert`s
-    /// of the unchecked accesses: every word of `mem` has a bit, both
-    /// to-spaces lie in `mem`, and so do the 3 words at any nursery
-    /// address in use.
+    /// of the unchecked accesses: every word of `mem` has a bit (and a
+    /// spare bitmap word follows), both to-spaces lie in `mem`, and so do
+    /// the 3 words at any nursery address in use.
     fn fits(&self) -> bool {
-        self.mem.len() <= self.bits.len() * 64
+        (self.mem.is_empty() || self.mem.len() + 64 <= self.bits.len() * 64)
             && self.free <= self.end
             && self.end <= self.mem.len()
             && self.aged_free <= self.aged_end
@@ -555,8 +557,8 @@ impl Evacuation<'_> {
             return a as Addr;
         };
         // SAFETY: `a + size` and `new + size` are within `mem`, and the
-        // two do not overlap (`Evacuation::room`); `mem.len() <=
-        // bits.len() * 64` (`within_the_heap`).
+        // two do not overlap (`Evacuation::room`); `mem.len() + 64 <=
+        // bits.len() * 64` (`within_the_heap`: `mem` holds the closure).
         unsafe {
             copy_words(self.mem, a, new, size);
             copy_bits(self.bits, a, new, size);
@@ -813,26 +815,36 @@ unsafe fn copy_words(mem: &mut [u64], from: usize, to: usize, n: usize) {
 }
 
 /// Set the bits at `to + i` for every bit set at `from + i`, `i < n` (the
-/// bits at `to` are clear): a bitmap word's window at a time, placed in
-/// the (at most two) destination words it straddles.
+/// bits at `to` are clear). A closure of at most [`BYTE_WINDOW`] words
+/// (nearly all of them) in one window of the bitmap read 8 bytes at a
+/// time from the byte `from` is in, placed in one such window at `to`'s
+/// byte: no word boundary to straddle, and nothing to place if empty.
+/// Larger ones a bitmap word's window at a time, placed in the (at most
+/// two) destination words it straddles.
 ///
 /// # Safety
 ///
 /// `n >= 1`, and both `from + n` and `to + n` are at most
-/// `bits.len() * 64`.
+/// `bits.len() * 64 - 64` (the bitmap has a spare word past them: the 8
+/// bytes from a bit's byte lie within the bitmap).
 #[inline(always)]
 unsafe fn copy_bits(bits: &mut [u64], from: usize, to: usize, n: usize) {
-    debug_assert!(n >= 1 && from + n <= bits.len() * 64 && to + n <= bits.len() * 64);
-    // Most closures lie within one bitmap word, most of those small ones
-    // with no pointer or few: one window, and nothing to place if empty.
-    let shift = from % 64;
-    if shift + n <= 64 {
-        // SAFETY: `from / 64 < bits.len()`, as `from < from + n <=
-        // bits.len() * 64`; the destination as in `place_bits`.
+    debug_assert!(n >= 1 && from.max(to) + n + 64 <= bits.len() * 64);
+    if n <= BYTE_WINDOW {
+        let base = bits.as_mut_ptr().cast::<u8>();
+        // SAFETY: the 8 bytes from `from / 8` hold the bits `from / 8 * 8
+        // .. from / 8 * 8 + 64`, below `from + 64 <= bits.len() * 64` (the
+        // caller's contract), so they lie within the bitmap; likewise the
+        // 8 bytes from `to / 8`. Bitmap words are little-endian bytes
+        // (`from_le`, `to_le`), bit `i` in byte `i / 8` at `i % 8`; the
+        // window from `from % 8 < 8` holds the `n <= 57` bits wanted.
         unsafe {
-            let b = (*bits.get_unchecked(from / 64) >> shift) & (!0 >> (64 - n));
+            let src = base.add(from / 8).cast::<u64>();
+            let b = (u64::from_le(src.read_unaligned()) >> (from % 8)) & (!0 >> (64 - n));
             if b != 0 {
-                place_bits(bits, b, to, n);
+                let dst = base.add(to / 8).cast::<u64>();
+                let d = u64::from_le(dst.read_unaligned()) | b << (to % 8);
+                dst.write_unaligned(d.to_le());
             }
         }
         return;
@@ -842,8 +854,9 @@ unsafe fn copy_bits(bits: &mut [u64], from: usize, to: usize, n: usize) {
         let shift = i % 64;
         let take = (64 - shift).min(end - i);
         let window = if take == 64 { !0 } else { (1u64 << take) - 1 };
-        // SAFETY: `i < from + n`, as above; the window's destination,
-        // `to + (i - from) + take <= to + n`, as in `place_bits`.
+        // SAFETY: `i < from + n <= bits.len() * 64` (the caller's
+        // contract); the window's destination, `to + (i - from) + take <=
+        // to + n`, as in `place_bits`.
         unsafe {
             let b = (*bits.get_unchecked(i / 64) >> shift) & window;
             if b != 0 {
@@ -853,6 +866,10 @@ unsafe fn copy_bits(bits: &mut [u64], from: usize, to: usize, n: usize) {
         i += take;
     }
 }
+
+/// The most bits [`copy_bits`] copies in one 8-byte window: 64 less the
+/// 7 a bit's place in its byte may take.
+const BYTE_WINDOW: usize = 57;
 
 /// Set the bits of `b` (its low `take` bits) at `j..j + take`, in the
 /// (at most two) bitmap words that range straddles.
@@ -887,7 +904,7 @@ mod tests {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         for from in (0..130).step_by(7) {
             for to in 200..266 {
-                for n in [1, 3, 5, 8, 63, 64, 65, 130] {
+                for n in [1, 3, 5, 8, 56, 57, 58, 63, 64, 65, 130] {
                     let mut bits = vec![0u64; 8];
                     for w in &mut bits[..4] {
                         seed ^= seed << 13;
@@ -901,8 +918,8 @@ mod tests {
                             want[(to + i) / 64] |= 1 << ((to + i) % 64);
                         }
                     }
-                    // SAFETY: `from + n <= 260` and `to + n <= 396`, within
-                    // the 8 words' 512 bits.
+                    // SAFETY: `from + n <= 260` and `to + n <= 396`, a
+                    // spare word (64 bits) short of the 8 words' 512 bits.
                     unsafe { copy_bits(&mut bits, from, to, n) };
                     assert_eq!(bits, want, "from {from} to {to} n {n}");
                 }

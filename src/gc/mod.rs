@@ -467,7 +467,10 @@ impl Heap {
         loop {
             let (nursery, survivor, old_size) = Heap::sizes(bytes);
             let total = nursery + 2 * survivor + 2 * old_size;
-            if let (Some(mem), Some(bits)) = (Region::new(total), Region::new(total / 64)) {
+            // The bitmap has a spare word past the heap's bits: the
+            // collector copies a closure's bits 8 bytes at a time from the
+            // byte of its first (`collect::copy_bits`).
+            if let (Some(mem), Some(bits)) = (Region::new(total), Region::new(total / 64 + 1)) {
                 let sizes = (nursery, survivor, old_size);
                 return Heap::in_regions(mem, bits, sizes, bytes, default_of);
             }
