@@ -849,6 +849,19 @@ unsafe fn copy_bits(bits: &mut [u64], from: usize, to: usize, n: usize) {
         }
         return;
     }
+    // SAFETY: the caller's contract.
+    unsafe { copy_bits_by_words(bits, from, to, n) }
+}
+
+/// [`copy_bits`] of a large closure, a bitmap word's window at a time,
+/// out of the copy loop (so that the loop holds nothing for it).
+///
+/// # Safety
+///
+/// As [`copy_bits`].
+#[cold]
+#[inline(never)]
+unsafe fn copy_bits_by_words(bits: &mut [u64], from: usize, to: usize, n: usize) {
     let (mut i, end) = (from, from + n);
     while i < end {
         let shift = i % 64;
