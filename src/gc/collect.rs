@@ -611,9 +611,17 @@ impl Evacuation<'_> {
         size: usize,
     ) -> Option<usize> {
         debug_assert_eq!(NURSERY, a < self.young_end);
-        if a + size > self.mem.len() {
-            // Cannot happen: closures lie within the heap.
-            debug_assert!(false, "a closure past the heap's end");
+        // A nursery closure within the nursery in use (`young_end <=
+        // mem.len()`: `within_the_heap`), which the loop holds anyway.
+        let within = if NURSERY {
+            self.young_end
+        } else {
+            self.mem.len()
+        };
+        if a + size > within {
+            // Cannot happen: closures lie within the heap, the nursery's
+            // below its allocation pointer.
+            debug_assert!(false, "a closure past its space's end");
             return None;
         }
         let new;
