@@ -816,10 +816,22 @@ unsafe fn copy_words(mem: &mut [u64], from: usize, to: usize, n: usize) {
                 d.cast::<[u64; 3]>()
                     .write_unaligned(s.cast::<[u64; 3]>().read_unaligned());
             } else {
-                std::ptr::copy_nonoverlapping(src.add(3), dst.add(3), n - 3);
+                copy_large(src.add(3), dst.add(3), n - 3);
             }
         }
     }
+}
+
+/// The rest of a closure of more than 6 words, out of the copy loop.
+///
+/// # Safety
+///
+/// As [`std::ptr::copy_nonoverlapping`].
+#[cold]
+#[inline(never)]
+unsafe fn copy_large(src: *const u64, dst: *mut u64, n: usize) {
+    // SAFETY: the caller's contract.
+    unsafe { std::ptr::copy_nonoverlapping(src, dst, n) }
 }
 
 /// Set the bits at `to + i` for every bit set at `from + i`, `i < n` (the
