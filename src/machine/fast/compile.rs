@@ -820,6 +820,202 @@ impl Compiled {
         }
     }
 
+    /// Turn back into `CallGlobal`s the [`Op::CallIntFn`]s that can never
+    /// fire as a superinstruction: those whose first argument is a thunk
+    /// the `let`s just before the call built, such as `s` in
+    ///
+    /// ```text
+    /// let r1 = {n1} \u {} -> nfib {n1}
+    ///     r2 = {n2} \u {} -> nfib {n2}
+    /// in let s = {r1, r2} \u {} -> plusInt {r1, r2}
+    ///    in plusInt {s, one}
+    /// ```
+    ///
+    /// Nothing runs between a `let` and its body, so at the call the
+    /// argument is still the thunk (kind `\u` or `\s`) the `let` made,
+    /// which the first case of `IntFn`'s shape enters: `call_int_fn`
+    /// would find it is not a value (`boxed_field`) and could not
+    /// evaluate it in place (`int_arg`: not an [`IntThunk`], or one whose
+    /// own operand is such a fresh thunk), then go on as `CallGlobal`
+    /// does, after looking in vain (about a hundred instructions a call).
+    /// Run after [`Compiled::int_thunks`], whose thunks' bodies are not
+    /// `let` bodies (so none of them changes).
+    fn doomed_int_calls(&mut self, code: &Code) {
+        // Which expressions are a `let`'s body (a chain starts at the
+        // others), and how many `let` bindings build each lambda's
+        // closures.
+        let mut let_body = vec![false; code.exprs.len()];
+        let mut sites = vec![0u32; code.lambdas.len()];
+        for e in &code.exprs {
+            if let ExprCode::Let { binds, body, .. } = &e.code {
+                if let Some(b) = let_body.get_mut(*body as usize) {
+                    *b = true;
+                }
+                for b in binds {
+                    if let Some(n) = sites.get_mut(b.lambda as usize) {
+                        *n += 1;
+                    }
+                }
+            }
+        }
+        for start in 0..code.exprs.len() as ExprId {
+            if let_body[start as usize]
+                || !matches!(code.exprs[start as usize].code, ExprCode::Let { .. })
+            {
+                continue;
+            }
+            // Each slot the chain of `let`s from `start` has bound so far:
+            // is its closure a thunk no integer call can see through?
+            let mut fresh: HashMap<u32, bool> = HashMap::new();
+            let mut chain: Vec<(usize, &LetBind)> = Vec::new();
+            let mut e = start;
+            let mut group = 0;
+            while let ExprCode::Let { rec, binds, body } = &code.exprs[e as usize].code {
+                chain.extend(binds.iter().map(|b| (group, b)));
+                group += 1;
+                if *rec {
+                    // A closure may name its own group: those slots are
+                    // not known yet when its fields are looked at.
+                    for b in binds {
+                        fresh.remove(&b.slot);
+                    }
+                }
+                let doomed: Vec<(u32, bool)> = binds
+                    .iter()
+                    .map(|b| (b.slot, self.doomed_thunk(code, b.lambda, &fresh)))
+                    .collect();
+                fresh.extend(doomed);
+                e = *body;
+            }
+            if e == start {
+                continue;
+            }
+            self.private_thunk_calls(code, &chain, e, &sites);
+            let Some(&Op::CallIntFn { lam, first, .. }) = self.ops.get(e as usize) else {
+                continue;
+            };
+            let Some(&a) = self.opnds.get(first as usize) else {
+                continue;
+            };
+            let slot = a.0 & !Opnd::LOCAL;
+            if a.0 & Opnd::LOCAL != 0 && fresh.get(&slot) == Some(&true) {
+                self.ops[e as usize] = Op::CallGlobal { lam, first, n: 2 };
+            }
+        }
+    }
+
+    /// The second kind of call [`Compiled::doomed_int_calls`] turns back:
+    /// the body of a thunk `s` of a chain of `let`s (`chain`, its
+    /// bindings in order; `body`, what the chain evaluates) whose first
+    /// argument is a thunk `r1` the chain built for `s` alone (in an
+    /// earlier `let` than `s`'s):
+    ///
+    /// ```text
+    /// let r1 = {n1} \u {} -> nfib {n1}
+    /// in let s = {r1, r2} \u {} -> plusInt {r1, r2}
+    ///    in plusInt {s, one}
+    /// ```
+    ///
+    /// When `r1` is updatable or single-entry and no integer thunk, no
+    /// other closure of the chain captures it, `body` does not read its
+    /// slot, and `s` is updatable or single-entry (its body runs at most
+    /// once) and built only here (`sites`, the `let` bindings of each
+    /// lambda), then `s`'s payload holds the only reference to `r1`, so
+    /// nothing can have evaluated `r1` when `s`'s body starts: its call
+    /// finds a thunk it cannot see through, as at the `let`'s body. `s`
+    /// is then no [`IntThunk`] either (it could never be evaluated in
+    /// place: its operand is never a value before its body runs).
+    fn private_thunk_calls(
+        &mut self,
+        code: &Code,
+        chain: &[(usize, &LetBind)],
+        body: ExprId,
+        sites: &[u32],
+    ) {
+        for &(s_group, s) in chain {
+            let Some(ls) = code.lambdas.get(s.lambda as usize) else {
+                continue;
+            };
+            let runs_once = matches!(ls.flag, Flag::Updatable | Flag::SingleEntry);
+            if !runs_once || ls.arity != 0 || sites.get(s.lambda as usize) != Some(&1) {
+                continue;
+            }
+            let call = match self.ops.get(ls.body as usize) {
+                Some(&Op::SccPush { body, .. }) => body,
+                _ => ls.body,
+            };
+            let Some(&Op::CallIntFn { lam, first, .. }) = self.ops.get(call as usize) else {
+                continue;
+            };
+            let Some(&a) = self.opnds.get(first as usize) else {
+                continue;
+            };
+            if a.0 & Opnd::LOCAL == 0 {
+                continue;
+            }
+            let Some(&VarRef::Local(r1)) = ls.free.get((a.0 & !Opnd::LOCAL) as usize) else {
+                continue;
+            };
+            // `r1`'s slot bound once in the chain, to such a thunk.
+            let mut bound = chain.iter().filter(|(_, b)| b.slot == r1);
+            let (Some(&(r_group, r)), None) = (bound.next(), bound.next()) else {
+                continue;
+            };
+            if r_group >= s_group {
+                continue;
+            }
+            let private = code.lambdas.get(r.lambda as usize).is_some_and(|lr| {
+                lr.arity == 0
+                    && match lr.flag {
+                        Flag::SingleEntry => true,
+                        Flag::Updatable => self.int_thunk(r.lambda).is_none(),
+                        _ => false,
+                    }
+            });
+            // Captured by `s` alone, and not read by the chain's body.
+            let captured = |b: &LetBind| {
+                code.lambdas
+                    .get(b.lambda as usize)
+                    .is_none_or(|l| l.free.contains(&VarRef::Local(r1)))
+            };
+            let others = chain.iter().filter(|(_, b)| captured(b)).count();
+            if !private || others != 1 || !captured(s) || reads_slot(code, body, r1) {
+                continue;
+            }
+            self.ops[call as usize] = Op::CallGlobal { lam, first, n: 2 };
+            if let Some(t) = self.int_thunk_of.get_mut(s.lambda as usize) {
+                *t = NONE;
+            }
+        }
+    }
+
+    /// Is a closure of lambda `l`, just built with free variables read
+    /// from an environment whose slots `fresh` tells of, a thunk that the
+    /// first case of an [`IntFn`] shape can neither read as a value nor
+    /// evaluate in place (see [`Compiled::doomed_int_calls`])?
+    fn doomed_thunk(&self, code: &Code, l: LambdaId, fresh: &HashMap<u32, bool>) -> bool {
+        let Some(lam) = code.lambdas.get(l as usize) else {
+            return false;
+        };
+        match lam.flag {
+            Flag::SingleEntry => return lam.arity == 0,
+            Flag::Updatable if lam.arity == 0 => {}
+            _ => return false,
+        }
+        let Some(t) = self.int_thunk(l) else {
+            return true;
+        };
+        // An integer thunk: evaluated in place only if both operands are
+        // values, so one of them a fresh thunk dooms it.
+        [t.a, t.b].iter().any(|o| {
+            o.0 & Opnd::LOCAL != 0
+                && matches!(
+                    lam.free.get((o.0 & !Opnd::LOCAL) as usize),
+                    Some(VarRef::Local(s)) if fresh.get(s) == Some(&true)
+                )
+        })
+    }
+
     /// The shape of the global function `lam` (two arguments, no free
     /// variables), if it is [`IntFn`]'s.
     fn int_fn_shape(&self, code: &Code, lam: LambdaId) -> Option<IntFn> {
@@ -882,6 +1078,54 @@ impl Compiled {
             return None;
         };
         (*self.opnds.get(first as usize)? == Opnd::local(a.default_bind)).then_some(con)
+    }
+}
+
+/// Might expression `e` (in its lambda's environment, not into the
+/// bodies of the lambdas it builds) read slot `slot`: an atom, a function,
+/// a free variable of a closure it builds, or what a continuation saves?
+/// (Conservative: any mention counts, even of a later binding of the
+/// slot.)
+fn reads_slot(code: &Code, e: ExprId, slot: u32) -> bool {
+    let local = |v: &VarRef| *v == VarRef::Local(slot);
+    let atoms = |args: &[AtomCode]| {
+        args.iter()
+            .any(|a| matches!(a, AtomCode::Var(v) if local(v)))
+    };
+    let Some(node) = code.exprs.get(e as usize) else {
+        return true;
+    };
+    match &node.code {
+        ExprCode::Let { binds, body, .. } => {
+            binds.iter().any(|b| {
+                code.lambdas
+                    .get(b.lambda as usize)
+                    .is_none_or(|l| l.free.iter().any(local))
+            }) || reads_slot(code, *body, slot)
+        }
+        ExprCode::Case {
+            scrut,
+            alts,
+            default,
+            saves,
+            ..
+        } => {
+            saves.contains(&slot)
+                || reads_slot(code, *scrut, slot)
+                || match alts {
+                    AltsKind::Alg(alts) => alts.iter().any(|a| reads_slot(code, a.body, slot)),
+                    AltsKind::Prim(alts) => alts.iter().any(|a| reads_slot(code, a.1, slot)),
+                    AltsKind::DefaultOnly => false,
+                }
+                || default
+                    .as_ref()
+                    .is_some_and(|d| reads_slot(code, d.body, slot))
+        }
+        ExprCode::Scc { body, .. } => reads_slot(code, *body, slot),
+        ExprCode::App { fun, args } => local(fun) || atoms(args),
+        ExprCode::Con { args, .. } | ExprCode::Prim { args, .. } => atoms(args),
+        ExprCode::Lit(_) => false,
+        ExprCode::ApplyEnv => true,
     }
 }
 
@@ -1003,6 +1247,7 @@ pub(super) fn compile(code: &Code, stacks: bool) -> Compiled {
     }
     k.c.call_int_fns(code);
     k.c.int_thunks(code);
+    k.c.doomed_int_calls(code);
     if let Err(e) = k.c.verify(code) {
         // Lowering never makes such a program; if it did, the rule loop
         // runs all of it, with its own checks.
@@ -1505,6 +1750,112 @@ add = {} \r {a, b} -> case a of
         let mut k = compile(&code, true);
         k.int_thunks[0].scc_site = k.scc_sites.len() as u32;
         assert!(k.verify(&code).is_err());
+    }
+
+    /// The op of the body of the lambda named `name` (after its `scc`, in
+    /// stacks mode), and whether it is an [`IntThunk`].
+    fn body_op(code: &Code, c: &Compiled, name: &str) -> (Op, bool) {
+        let l = code.lambdas.iter().position(|l| l.name == name).unwrap();
+        let op = match c.ops[code.lambdas[l].body as usize] {
+            Op::SccPush { body, .. } => c.ops[body as usize],
+            op => op,
+        };
+        (op, c.int_thunk(l as LambdaId).is_some())
+    }
+
+    #[test]
+    fn an_integer_call_that_can_only_find_a_fresh_thunk_is_a_plain_call() {
+        // nfib's `plusInt {s, one}`: `s` is the `let`'s new thunk, whose
+        // own first operand `r1` is a new thunk only `s` holds; `n1` (an
+        // integer thunk on `n`) and `ltInt {n, two}` may find values.
+        let nfib = |extra: &str| {
+            format!(
+                r#"nfib = {{}} \r {{n}} ->
+  case ltInt {{n, two}} of
+    True {{}} -> one {{}}
+    False {{}} -> let n1 = {{n}} \u {{}} -> minusInt {{n, one}}
+                    n2 = {{n}} \u {{}} -> minusInt {{n, two}}
+                in let r1 = {{n1}} \u {{}} -> nfib {{n1}}
+                       r2 = {{n2}} \u {{}} -> nfib {{n2}}
+                   in let s = {{r1, r2}} \u {{}} -> plusInt {{r1, r2}}
+                      in {extra}
+one = {{}} \r {{}} -> I# {{1#}}
+two = {{}} \r {{}} -> I# {{2#}}
+main = {{}} \u {{}} -> nfib {{two}}
+plusInt = {{}} \r {{a, b}} -> case a of
+  I# {{x}} -> case b of
+    I# {{y}} -> case +# {{x, y}} of
+      r -> I# {{r}}
+minusInt = {{}} \r {{a, b}} -> case a of
+  I# {{x}} -> case b of
+    I# {{y}} -> case -# {{x, y}} of
+      r -> I# {{r}}
+ltInt = {{}} \r {{a, b}} -> case a of
+  I# {{x}} -> case b of
+    I# {{y}} -> case <# {{x, y}} of
+      0# -> False {{}}
+      default -> True {{}}
+"#
+            )
+        };
+        let code = lower_text(&nfib("plusInt {s, one}"));
+        for stacks in [false, true] {
+            let c = compile(&code, stacks);
+            assert_eq!(c.verify(&code), Ok(()));
+            assert!(matches!(
+                body_op(&code, &c, "nfib.n1"),
+                (Op::CallIntFn { .. }, true)
+            ));
+            assert!(matches!(
+                body_op(&code, &c, "nfib.s"),
+                (Op::CallGlobal { .. }, false)
+            ));
+            let calls = |pick: fn(&Op) -> bool| c.ops.iter().filter(|o| pick(o)).count();
+            // `ltInt`, `minusInt` twice: still integer calls; `plusInt`
+            // twice and `nfib` twice: plain ones.
+            assert_eq!(calls(|o| matches!(o, Op::CallIntFn { .. })), 3);
+            assert_eq!(calls(|o| matches!(o, Op::CallGlobal { n: 2, .. })), 2);
+        }
+        // `r1` read again after the `let`s (`s` no longer holds the only
+        // reference): `s`'s call may find it evaluated, the body's call
+        // still cannot see through `s`.
+        let code = lower_text(&nfib(
+            "case plusInt {s, one} of I# {x} -> plusInt {r1, one}",
+        ));
+        let c = compile(&code, false);
+        assert!(matches!(
+            body_op(&code, &c, "nfib.s"),
+            (Op::CallIntFn { .. }, true)
+        ));
+        // Nor when another closure captures `r1`; the body's call stays an
+        // integer call when its first argument is a value (`\r {}`) or an
+        // integer thunk on what may be values. (Integer calls: `ltInt`,
+        // `n1`, `n2`, and then `s`'s, the body's, `w`'s.)
+        for (body, s_plain, int_calls) in [
+            (
+                "let u = {r1} \\u {} -> nfib {r1} in plusInt {s, u}",
+                false,
+                4,
+            ),
+            ("let v = {} \\r {} -> I# {1#} in plusInt {v, s}", true, 4),
+            (
+                "let w = {n} \\u {} -> plusInt {n, one} in plusInt {w, s}",
+                true,
+                5,
+            ),
+        ] {
+            let code = lower_text(&nfib(body));
+            let c = compile(&code, false);
+            assert_eq!(c.verify(&code), Ok(()));
+            let (s_op, _) = body_op(&code, &c, "nfib.s");
+            assert_eq!(matches!(s_op, Op::CallGlobal { .. }), s_plain, "{body}");
+            let n = c
+                .ops
+                .iter()
+                .filter(|o| matches!(o, Op::CallIntFn { .. }))
+                .count();
+            assert_eq!(n, int_calls, "{body}");
+        }
     }
 
     #[test]
