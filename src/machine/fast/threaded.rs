@@ -720,15 +720,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         // a thunk to evaluate in place.
         let (a, x) = self.boxed_arg(va, sh.c1, sh.ka)?;
         let (b, y) = self.boxed_arg(vb, sh.c2, sh.kb)?;
-        let (Value::Int(xi), Value::Int(yi)) = (x, y) else {
-            return None;
-        };
-        let r = primitives::apply(sh.op, xi, yi)?;
-        // SAFETY: the shape's verified alternatives.
-        let IntSel::Body(body, bind) = (unsafe { self.select_int(self.k.alts(sh.alts3), r) })
-        else {
-            return None;
-        };
+        // SAFETY: a verified shape.
+        let (r, body, bind) = unsafe { self.int_call_result(sh, x, y) }?;
         let (s1, s2, e3) = (sh.s1, sh.s2, sh.e3);
         // It fires.
         if PROF {
@@ -743,6 +736,38 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         unsafe { self.int_call_ends(s2, y, bind, r, e3) };
         self.steps += 13;
         Some(body)
+    }
+
+    /// The primitive operation of a call of shape `sh` on the fields `x`
+    /// and `y` its cases bind: `None` unless both are `Int#`s and the
+    /// operation succeeds (errors are the rule loop's).
+    #[inline(always)]
+    fn int_prim(sh: &compile::IntFn, x: Value, y: Value) -> Option<i64> {
+        let (Value::Int(xi), Value::Int(yi)) = (x, y) else {
+            return None;
+        };
+        primitives::apply(sh.op, xi, yi)
+    }
+
+    /// The primitive case of a call of shape `sh` on the fields `x` and
+    /// `y` ([`Machine::int_prim`]) when an alternative takes its result:
+    /// the result, and the alternative's body and default binder.
+    ///
+    /// # Safety
+    /// `sh` is a verified shape.
+    #[inline(always)]
+    unsafe fn int_call_result(
+        &self,
+        sh: &compile::IntFn,
+        x: Value,
+        y: Value,
+    ) -> Option<(i64, ExprId, Option<u32>)> {
+        let r = Self::int_prim(sh, x, y)?;
+        // SAFETY: the shape's verified alternatives.
+        match unsafe { self.select_int(self.k.alts(sh.alts3), r) } {
+            IntSel::Body(body, bind) => Some((r, body, bind)),
+            IntSel::Fail => None,
+        }
     }
 
     /// The end of an integer call's three cases once they fire: the second
@@ -837,15 +862,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             IntArg::Same => x,
             arg => field(arg)?,
         };
-        let (Value::Int(xi), Value::Int(yi)) = (x, y) else {
-            return None;
-        };
-        let r = primitives::apply(sh.op, xi, yi)?;
-        // SAFETY: the shape's verified alternatives.
-        let IntSel::Body(body, bind) = (unsafe { self.select_int(self.k.alts(sh.alts3), r) })
-        else {
-            return None;
-        };
+        // SAFETY: a verified shape.
+        let (r, body, bind) = unsafe { self.int_call_result(sh, x, y) }?;
         // (What is needed of the shape once the machine changes.)
         let (s1, s2, e1, e2, e3) = (sh.s1, sh.s2, sh.e1, sh.e2, sh.e3);
         // What the thunks take on top of the call's 13 steps: 16 steps
@@ -971,10 +989,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         let sh = unsafe { self.k.int_fn(t.f) };
         let (a0, x) = self.boxed_arg(va, sh.c1, sh.ka)?;
         let (a1, y) = self.boxed_arg(vb, sh.c2, sh.kb)?;
-        let (Value::Int(xi), Value::Int(yi)) = (x, y) else {
-            return None;
-        };
-        let r = primitives::apply(sh.op, xi, yi)?;
+        let r = Self::int_prim(sh, x, y)?;
         debug_assert_eq!(t.fun_env, {
             // SAFETY: a verified thunk's lambda.
             unsafe { self.global_lam(t.lam) }.fun_env
