@@ -13,6 +13,12 @@
 # prime, a pipeline of 50,000), so that each takes seconds under callgrind;
 # PROGRAMS="nfib30 tree23" picks others (also livelist10m, tree23). Add flags
 # after the binary with FLAGS, e.g. FLAGS=--profile bench/instructions.sh.
+#
+# "per step" divides all the run's instructions by its steps; "per step
+# after start-up" first takes away those of the same run stopped after one
+# step (--max-steps 1: reading, checking and compiling the program, about
+# 6 million instructions), which is what a step costs in the full-size
+# programs, whose hundred million steps or so thin the start-up out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=bench/reduced.sh
@@ -32,8 +38,8 @@ read -r -a PROGS <<<"${PROGRAMS:-nfib30 queens10 tak primes2000 pipeline}"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-echo "| program | steps | instructions | per step |"
-echo "|---|---|---|---|"
+echo "| program | steps | instructions | per step | start-up | per step after start-up |"
+echo "|---|---|---|---|---|---|"
 for p in "${PROGS[@]}"; do
   name=$(reduced_name "$p")
   reduced "$p" "$WORK/$name.stg"
@@ -43,5 +49,13 @@ for p in "${PROGS[@]}"; do
   # shellcheck disable=SC2086
   steps=$("$BIN" "$WORK/$name.stg" --stats $FLAGS 2>&1 >/dev/null |
     awk '/machine steps/ { gsub(",", "", $1); print $1 }')
-  echo "| $name | $steps | $ir | $(awk "BEGIN{ printf \"%.1f\", $ir / $steps }") |"
+  # The start-up: the same run stopped by --max-steps after one step
+  # (reading, checking and compiling the program and the Prelude, and the
+  # error report; it exits with an error), which the reduced programs'
+  # few million steps do not
+  # thin out as the full-size ones' do.
+  # shellcheck disable=SC2086
+  start=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$BIN" "$WORK/$name.stg" --max-steps 1 $FLAGS 2>&1 >/dev/null |
+    awk '/refs:/ { gsub(",", "", $NF); print $NF }' || true)
+  echo "| $name | $steps | $ir | $(awk "BEGIN{ printf \"%.1f\", $ir / $steps }") | $start | $(awk "BEGIN{ printf \"%.1f\", ($ir - $start) / ($steps - 1) }") |"
 done
