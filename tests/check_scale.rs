@@ -15,7 +15,7 @@ use stg_run::internal::stg::syntax::{
 };
 
 mod generated_programs;
-use generated_programs::{let_chain, many_functions};
+use generated_programs::{int_thunk_chain, let_chain, many_functions};
 
 /// `main` as a chain of `n` nested `scc`s.
 fn scc_chain(n: usize) -> String {
@@ -181,6 +181,46 @@ fn inferred_free_lists_in_generated_program() {
     assert!(check_program(&mut program).is_empty());
     let printed = print_module(&program.modules[0]);
     assert!(printed.contains("acc2 = {y, acc} \\u {} ->"), "{printed}");
+}
+
+/// The fast engine's compiler looks along a `let` chain for thunks only
+/// the next one holds (`Compiled::doomed_int_calls`), in time linear in
+/// the chain: the longest chain the layout allows, of such thunks, runs to
+/// its value in both engines (a quadratic look took minutes here).
+#[test]
+fn longest_chain_of_integer_thunks_compiles_and_runs() {
+    use stg_run::internal::machine::{self, Engine, RunOptions};
+    std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(|| {
+            let n = stg_run::internal::stg::layout::MAX_CHAIN - 10;
+            let text = int_thunk_chain(n);
+            let mut sources = SourceMap::new();
+            let loaded = load(&mut sources, &[("chain.stg".into(), text)], false)
+                .unwrap_or_else(|d| panic!("{}", d[0].message));
+            let mut outputs = Vec::new();
+            for engine in [Engine::Fast, Engine::Reference] {
+                let options = RunOptions {
+                    engine,
+                    ..RunOptions::default()
+                };
+                let mut out = Vec::new();
+                let r = machine::run(
+                    &loaded.program,
+                    &sources,
+                    &options,
+                    &mut out,
+                    &mut Vec::new(),
+                );
+                assert!(r.error.is_none(), "{engine:?}: {:?}", r.error);
+                outputs.push((String::from_utf8(out).unwrap(), r.stats.steps));
+            }
+            assert_eq!(outputs[0], outputs[1]);
+            assert_eq!(outputs[0].0.trim(), n.to_string());
+        })
+        .expect("spawn")
+        .join()
+        .expect("no panic");
 }
 
 /// A program the front end accepts also runs: a `let` chain as long as

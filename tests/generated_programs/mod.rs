@@ -16,6 +16,26 @@ pub fn let_chain(n: usize) -> String {
     s
 }
 
+/// `main` as a chain of `n` `let`s (`n` even) of integer thunks, each
+/// `plusInt` of the one before, which only it holds (the shape the fast
+/// engine's compiler looks for along a chain: `Compiled::doomed_int_calls`),
+/// then `plusInt` of the last and `one`: its value is `n`.
+pub fn int_thunk_chain(n: usize) -> String {
+    let mut s = String::from(
+        "one = {} \\r {} -> I# {1#}\n\
+         plusInt = {} \\r {a, b} -> case a of\n  I# {x} -> case b of\n    I# {y} -> case +# {x, y} of\n      r -> I# {r}\n\
+         main = {} \\u {} ->\n  let t0 = {} \\u {} -> I# {0#}\n",
+    );
+    for i in 1..n {
+        s.push_str(&format!(
+            "  in let t{i} = {{t{p}}} \\u {{}} -> plusInt {{t{p}, one}}\n",
+            p = i - 1
+        ));
+    }
+    s.push_str(&format!("  in plusInt {{t{}, one}}\n", n - 1));
+    s
+}
+
 /// `n` ten-line functions calling each other, about `10 n` lines.
 pub fn many_functions(n: usize) -> String {
     let mut s = String::new();

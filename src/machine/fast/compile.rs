@@ -932,6 +932,33 @@ impl Compiled {
         body: ExprId,
         sites: &[u32],
     ) {
+        // Each slot's bindings in the chain (how many, and the last), and
+        // how many of the chain's closures capture it: counted once, so
+        // that each thunk below is looked at in constant time (a chain may
+        // be 100,000 `let`s long).
+        let mut bound: HashMap<u32, (u32, usize, LambdaId)> = HashMap::new();
+        let mut captures: HashMap<u32, u32> = HashMap::new();
+        for &(group, b) in chain {
+            let e = bound.entry(b.slot).or_insert((0, group, b.lambda));
+            *e = (e.0 + 1, group, b.lambda);
+            let Some(l) = code.lambdas.get(b.lambda as usize) else {
+                return;
+            };
+            let mut slots: Vec<u32> = (l.free.iter())
+                .filter_map(|v| match *v {
+                    VarRef::Local(x) => Some(x),
+                    VarRef::Global(_) => None,
+                })
+                .collect();
+            slots.sort_unstable();
+            slots.dedup();
+            for x in slots {
+                *captures.entry(x).or_default() += 1;
+            }
+        }
+        // The slots the chain's body reads, found once when first needed
+        // (`None` inside: it may read any).
+        let mut body_reads: Option<Option<std::collections::HashSet<u32>>> = None;
         for &(s_group, s) in chain {
             let Some(ls) = code.lambdas.get(s.lambda as usize) else {
                 continue;
@@ -956,30 +983,27 @@ impl Compiled {
             let Some(&VarRef::Local(r1)) = ls.free.get((a.0 & !Opnd::LOCAL) as usize) else {
                 continue;
             };
-            // `r1`'s slot bound once in the chain, to such a thunk.
-            let mut bound = chain.iter().filter(|(_, b)| b.slot == r1);
-            let (Some(&(r_group, r)), None) = (bound.next(), bound.next()) else {
+            // `r1`'s slot bound once in the chain, in an earlier `let`, to
+            // such a thunk, and captured by `s` alone.
+            let Some(&(1, r_group, r)) = bound.get(&r1) else {
                 continue;
             };
-            if r_group >= s_group {
+            let private = r_group < s_group
+                && captures.get(&r1) == Some(&1)
+                && code.lambdas.get(r as usize).is_some_and(|lr| {
+                    lr.arity == 0
+                        && match lr.flag {
+                            Flag::SingleEntry => true,
+                            Flag::Updatable => self.int_thunk(r).is_none(),
+                            _ => false,
+                        }
+                });
+            if !private {
                 continue;
             }
-            let private = code.lambdas.get(r.lambda as usize).is_some_and(|lr| {
-                lr.arity == 0
-                    && match lr.flag {
-                        Flag::SingleEntry => true,
-                        Flag::Updatable => self.int_thunk(r.lambda).is_none(),
-                        _ => false,
-                    }
-            });
-            // Captured by `s` alone, and not read by the chain's body.
-            let captured = |b: &LetBind| {
-                code.lambdas
-                    .get(b.lambda as usize)
-                    .is_none_or(|l| l.free.contains(&VarRef::Local(r1)))
-            };
-            let others = chain.iter().filter(|(_, b)| captured(b)).count();
-            if !private || others != 1 || !captured(s) || reads_slot(code, body, r1) {
+            // Nor read by the chain's body.
+            let reads = body_reads.get_or_insert_with(|| slots_read(code, body));
+            if reads.as_ref().is_none_or(|reads| reads.contains(&r1)) {
                 continue;
             }
             self.ops[call as usize] = Op::CallGlobal { lam, first, n: 2 };
@@ -1081,52 +1105,70 @@ impl Compiled {
     }
 }
 
-/// Might expression `e` (in its lambda's environment, not into the
-/// bodies of the lambdas it builds) read slot `slot`: an atom, a function,
-/// a free variable of a closure it builds, or what a continuation saves?
-/// (Conservative: any mention counts, even of a later binding of the
-/// slot.)
-fn reads_slot(code: &Code, e: ExprId, slot: u32) -> bool {
-    let local = |v: &VarRef| *v == VarRef::Local(slot);
-    let atoms = |args: &[AtomCode]| {
-        args.iter()
-            .any(|a| matches!(a, AtomCode::Var(v) if local(v)))
-    };
-    let Some(node) = code.exprs.get(e as usize) else {
-        return true;
-    };
-    match &node.code {
-        ExprCode::Let { binds, body, .. } => {
-            binds.iter().any(|b| {
-                code.lambdas
-                    .get(b.lambda as usize)
-                    .is_none_or(|l| l.free.iter().any(local))
-            }) || reads_slot(code, *body, slot)
+/// The slots expression `e` may read, in its lambda's environment (not
+/// into the bodies of the lambdas it builds): its atoms and functions, the
+/// free variables of the closures it builds, what its continuations save.
+/// (Every mention counts, even of a later binding of a slot: callers use
+/// it to know a slot is not read.) `None` when it may read any slot (the
+/// body of a partial application, which reads its whole environment).
+/// Walks `e` with a work list, since `let` chains may be 100,000 long.
+fn slots_read(code: &Code, e: ExprId) -> Option<std::collections::HashSet<u32>> {
+    let mut reads = std::collections::HashSet::new();
+    let mut work = vec![e];
+    let var = |reads: &mut std::collections::HashSet<u32>, v: &VarRef| {
+        if let VarRef::Local(x) = *v {
+            reads.insert(x);
         }
-        ExprCode::Case {
-            scrut,
-            alts,
-            default,
-            saves,
-            ..
-        } => {
-            saves.contains(&slot)
-                || reads_slot(code, *scrut, slot)
-                || match alts {
-                    AltsKind::Alg(alts) => alts.iter().any(|a| reads_slot(code, a.body, slot)),
-                    AltsKind::Prim(alts) => alts.iter().any(|a| reads_slot(code, a.1, slot)),
-                    AltsKind::DefaultOnly => false,
+    };
+    let atoms = |reads: &mut std::collections::HashSet<u32>, args: &[AtomCode]| {
+        for a in args {
+            if let AtomCode::Var(VarRef::Local(x)) = *a {
+                reads.insert(x);
+            }
+        }
+    };
+    while let Some(e) = work.pop() {
+        let Some(node) = code.exprs.get(e as usize) else {
+            continue;
+        };
+        match &node.code {
+            ExprCode::Let { binds, body, .. } => {
+                for b in binds {
+                    if let Some(l) = code.lambdas.get(b.lambda as usize) {
+                        l.free.iter().for_each(|v| var(&mut reads, v));
+                    }
                 }
-                || default
-                    .as_ref()
-                    .is_some_and(|d| reads_slot(code, d.body, slot))
+                work.push(*body);
+            }
+            ExprCode::Case {
+                scrut,
+                alts,
+                default,
+                saves,
+                ..
+            } => {
+                reads.extend(saves.iter().copied());
+                work.push(*scrut);
+                match alts {
+                    AltsKind::Alg(alts) => work.extend(alts.iter().map(|a| a.body)),
+                    AltsKind::Prim(alts) => work.extend(alts.iter().map(|a| a.1)),
+                    AltsKind::DefaultOnly => {}
+                }
+                if let Some(d) = default {
+                    work.push(d.body);
+                }
+            }
+            ExprCode::Scc { body, .. } => work.push(*body),
+            ExprCode::App { fun, args } => {
+                var(&mut reads, fun);
+                atoms(&mut reads, args);
+            }
+            ExprCode::Con { args, .. } | ExprCode::Prim { args, .. } => atoms(&mut reads, args),
+            ExprCode::Lit(_) => {}
+            ExprCode::ApplyEnv => return None,
         }
-        ExprCode::Scc { body, .. } => reads_slot(code, *body, slot),
-        ExprCode::App { fun, args } => local(fun) || atoms(args),
-        ExprCode::Con { args, .. } | ExprCode::Prim { args, .. } => atoms(args),
-        ExprCode::Lit(_) => false,
-        ExprCode::ApplyEnv => true,
     }
+    Some(reads)
 }
 
 /// The `n` entries of `table` from `first`, without a bounds check.
