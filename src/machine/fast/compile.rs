@@ -837,7 +837,8 @@ impl Compiled {
     /// would find it is not a value (`boxed_field`) and could not
     /// evaluate it in place (`int_arg`: not an [`IntThunk`], or one whose
     /// own operand is such a fresh thunk), then go on as `CallGlobal`
-    /// does, after looking in vain (about a hundred instructions a call).
+    /// does, after looking in vain (about two hundred instructions a call
+    /// on nfib, docs/PERFORMANCE.md).
     /// Run after [`Compiled::int_thunks`], whose thunks' bodies are not
     /// `let` bodies (so none of them changes).
     fn doomed_int_calls(&mut self, code: &Code) {
@@ -1853,8 +1854,8 @@ ltInt = {{}} \r {{a, b}} -> case a of
                 (Op::CallGlobal { .. }, false)
             ));
             let calls = |pick: fn(&Op) -> bool| c.ops.iter().filter(|o| pick(o)).count();
-            // `ltInt`, `minusInt` twice: still integer calls; `plusInt`
-            // twice and `nfib` twice: plain ones.
+            // `ltInt`, `minusInt` twice: still integer calls; the two
+            // `plusInt`s: plain calls of two arguments.
             assert_eq!(calls(|o| matches!(o, Op::CallIntFn { .. })), 3);
             assert_eq!(calls(|o| matches!(o, Op::CallGlobal { n: 2, .. })), 2);
         }
