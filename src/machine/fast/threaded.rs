@@ -800,7 +800,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     ///
     /// # Safety
     /// As [`Machine::int_fn_body`].
-    #[inline(never)]
+    #[inline(always)]
     unsafe fn int_fn_forcing(&mut self, pc: ExprId) -> ExprId {
         // What the call knew, found again from its op and the machine
         // (`int_fn_body` did nothing): kept in registers across it, they
@@ -971,7 +971,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// primitive operation succeeds and an alternative takes its result)
     /// and that alternative is a constructor of at most one field, read
     /// from what the call's environment holds then. Nothing is done.
-    #[inline(never)]
+    #[inline(always)]
     fn int_thunk_value(&self, a: Addr, t: IntThunk, nfree: u32) -> Option<Forced> {
         // The thunk's environment when its body starts: its free
         // variables (`Compiled::verify`: below its payload's length).
@@ -1080,7 +1080,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// `fits(env_len + 7 + 3 + forced.fun_env)`). Returns the constructor
     /// the update allocated; `None` (nothing done) when the heap has no
     /// room for it without a collection, or under `--gc-stress`.
-    #[inline(never)]
+    #[inline(always)]
     fn force_int_thunk(&mut self, a: Addr, index: LambdaId, forced: &Forced) -> Option<Addr> {
         // The room for the update's constructor first, so that none means
         // nothing done.
