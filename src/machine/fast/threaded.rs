@@ -690,7 +690,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         // An argument that is not a value may be a thunk to evaluate in
         // place; if not, on to the body. (A tail call: nothing of this
         // function's is needed after it.) SAFETY: as for `int_fn_body`.
-        Some(unsafe { self.int_fn_forcing(pc) })
+        Some(unsafe { self.int_fn_forcing(lam, f, op_end) })
     }
 
     /// The three ops of [`Machine::call_int_fn`] after the call, or `None`
@@ -799,22 +799,16 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// nothing is done, and it returns `body`, the function's.
     ///
     /// # Safety
-    /// As [`Machine::int_fn_body`].
+    /// As [`Machine::int_fn_body`]; `lam` and `f` are the verified
+    /// `Op::CallIntFn`'s, `op_end` the op loop's bound.
     #[inline(always)]
-    unsafe fn int_fn_forcing(&mut self, pc: ExprId) -> ExprId {
-        // What the call knew, found again from its op and the machine
+    unsafe fn int_fn_forcing(&mut self, lam: LambdaId, f: u32, op_end: u64) -> ExprId {
+        // The arguments and the body found again from the machine
         // (`int_fn_body` did nothing): kept in registers across it, they
-        // cost every call spills. The arguments are slots 0 and 1 of the
-        // function's environment (`IntFn`'s shape: it has at least two),
-        // the op loop's bound is `run_ops`'s.
-        // SAFETY: `pc` is a verified `Op::CallIntFn`.
-        let Op::CallIntFn { lam, f, .. } = (unsafe { self.k.op(pc) }) else {
-            debug_assert!(false, "op {pc} is not a CallIntFn");
-            return pc;
-        };
-        // SAFETY: the op's verified lambda.
-        let body = unsafe { self.global_lam(lam) }.body;
-        let op_end = self.op_end();
+        // cost every call spills (the shape and bound, which are not,
+        // measured cheaper kept). The arguments are slots 0 and 1 of the
+        // function's environment (`IntFn`'s shape: it has at least two);
+        // the body is read only where nothing was done.
         // SAFETY: see above.
         let (va, vb) = unsafe {
             (
@@ -822,8 +816,13 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 self.s.vals.get(self.env_base + 1),
             )
         };
-        // SAFETY: as this function's.
-        unsafe { self.int_fn_forced(f, op_end, va, vb) }.unwrap_or(body)
+        // SAFETY: as this function's; the op's verified lambda.
+        unsafe {
+            match self.int_fn_forced(f, op_end, va, vb) {
+                Some(next) => next,
+                None => self.global_lam(lam).body,
+            }
+        }
     }
 
     /// [`Machine::int_fn_forcing`], `None` where nothing is done.
