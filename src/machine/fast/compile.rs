@@ -989,16 +989,11 @@ impl Compiled {
             let Some(&(1, r_group, r)) = bound.get(&r1) else {
                 continue;
             };
+            // (A thunk whose operands are fresh is not enough here: they
+            // may be evaluated by the time `s` is entered.)
             let private = r_group < s_group
                 && captures.get(&r1) == Some(&1)
-                && code.lambdas.get(r as usize).is_some_and(|lr| {
-                    lr.arity == 0
-                        && match lr.flag {
-                            Flag::SingleEntry => true,
-                            Flag::Updatable => self.int_thunk(r).is_none(),
-                            _ => false,
-                        }
-                });
+                && self.doomed_thunk(code, r, &HashMap::new());
             if !private {
                 continue;
             }

@@ -805,8 +805,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     unsafe fn int_fn_forcing(&mut self, lam: LambdaId, f: u32, op_end: u64) -> ExprId {
         // The arguments and the body found again from the machine
         // (`int_fn_body` did nothing): kept in registers across it, they
-        // cost every call spills (the shape and bound, which are not,
-        // measured cheaper kept). The arguments are slots 0 and 1 of the
+        // cost every call spills (the shape and the bound, passed from
+        // `call_int_fn`, measured cheaper). The arguments are slots 0 and 1 of the
         // function's environment (`IntFn`'s shape: it has at least two);
         // the body is read only where nothing was done.
         // SAFETY: see above.
