@@ -1431,7 +1431,9 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// else as two (one check of the control stack's room); its cached top
     /// and word count set once, then its entry (`at` ends at the lambda,
     /// the scrutinee's `at` in between is overwritten before anything
-    /// reads it). Returns the thunk's body.
+    /// reads it). Returns the thunk's body, or when that is a call of a
+    /// global function that fits, the function's body with the call made
+    /// ([`Machine::thunk_calls_global`]).
     ///
     /// # Safety
     /// `pc` is the case's expression (an expression of the program, which
@@ -1480,6 +1482,10 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 cs.set_len(len + 2);
             }
         }
+        // SAFETY: a lambda's body (verified).
+        if let Some(next) = unsafe { self.thunk_calls_global(a, lam, index, update) } {
+            return next;
+        }
         self.open_env(a, lam.thunk_env as usize, lam.nfree as usize);
         self.enter_opened(a, lam, index, update);
         if PROF {
@@ -1488,6 +1494,73 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         self.steps += 3;
         self.switch(self.cc);
         lam.body
+    }
+
+    /// The end of a thunk's entry by a `case` (rules 4, 1 and 15, its
+    /// frames pushed) when its body is a call of a global function that
+    /// fits (`Op::CallGlobal`, whose rules 1 and 2 then fire in the same
+    /// dispatch, 5 steps in all): the function's environment opened with
+    /// the arguments read straight from the thunk's payload and the
+    /// constants, without the thunk's own environment, which the body
+    /// would only read them from (the rule loop's reading of each operand,
+    /// [`Machine::closure_atom`]). Every effect of the two entries is
+    /// made, in the rules' order: the thunk black-holed and its cost
+    /// centre current, the steps and calls of the entry charged to the
+    /// entry before it, the call's to the thunk's, `at` at the call.
+    /// Returns the function's body; `None` (nothing done) when the body
+    /// is another op or the call's arguments do not fit.
+    ///
+    /// # Safety
+    /// `lam` is the lambda of the thunk at `a` (`index`), whose body is a
+    /// verified expression.
+    #[inline(always)]
+    unsafe fn thunk_calls_global(
+        &mut self,
+        a: Addr,
+        lam: Lam,
+        index: LambdaId,
+        update: bool,
+    ) -> Option<ExprId> {
+        // SAFETY: a verified expression.
+        let Op::CallGlobal { lam: g, first, n } = *(unsafe { self.k.op_ref(lam.body) }) else {
+            return None;
+        };
+        if !self.fits(n as usize) {
+            return None;
+        }
+        // SAFETY: the op's verified lambda.
+        let f = unsafe { self.global_lam(g) };
+        // Rules 1 and 2's environment, opened where the thunk's would
+        // have been (the floor), its slots written after it is open: the
+        // arguments come from the heap and the constant area, below the
+        // floor, so nothing they are read from is overwritten.
+        let base = self.floor();
+        let size = f.fun_env as usize;
+        let n = (n as usize).min(size);
+        let env = self.s.vals.open(base, size);
+        values::unbound(&mut env[n..]);
+        for i in 0..n {
+            // SAFETY: `i < n`, the verified range of the op's operands.
+            let v = unsafe { self.closure_atom(a, lam, first + i as u32) };
+            // SAFETY: `base + i < base + size`, the top `open` set.
+            unsafe { self.s.vals.set(base + i, v) };
+        }
+        self.env_base = base;
+        self.env_len = size;
+        // Rule 15's end, as `case_enter_thunk` makes it.
+        self.enter_opened(a, lam, index, update);
+        if PROF {
+            self.pend_calls += 1;
+        }
+        self.steps += 3;
+        self.switch(self.cc);
+        // Rules 1 and 2, as `enter_global` makes them.
+        self.at = lam.body;
+        if PROF {
+            self.pend_calls += 1;
+        }
+        self.steps += 2;
+        Some(f.body)
     }
 
     /// Rule 15 or 15′ on the thunk at `a` (after the stack check): returns
