@@ -960,7 +960,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             return (forced.con == con && forced.field.is_some())
                 .then_some(IntArg::Thunk(a, info.index, forced));
         }
-        let (a, x) = self.boxed_field(v, con)?;
+        let (a, x) = self.boxed_field_at(a, info, con)?;
         Some(IntArg::Value(a, x))
     }
 
@@ -1188,6 +1188,13 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             return None;
         };
         let (a, info) = self.heap.deref_info(p)?;
+        self.boxed_field_at(a, info, con)
+    }
+
+    /// [`Machine::boxed_field`] of the closure at `a` (no indirection),
+    /// whose info word is `info`.
+    #[inline(always)]
+    fn boxed_field_at(&self, a: Addr, info: Info, con: ConId) -> Option<(Addr, Value)> {
         match info.tag {
             Tag::Con if info.index == con && info.n >= 1 => Some((a, self.heap.payload(a, 0))),
             Tag::Lambda => {
