@@ -1203,6 +1203,45 @@ impl Heap {
         Some((a, Info::decode(w)?))
     }
 
+    /// [`Heap::deref_info`] with its one hop (an updated thunk) made
+    /// reading each word once, and anything else out of line: for the
+    /// fast engine's integer calls, whose arguments are often thunks
+    /// updated by the call before (in its other uses, the larger code
+    /// costs more than it saves: docs/PERFORMANCE.md).
+    #[inline(always)]
+    pub fn deref_info_hop(&self, a: Addr) -> Option<(Addr, Info)> {
+        if !self.in_range(a) {
+            return None;
+        }
+        // SAFETY: `in_range(a)`: `a < header_end <= mem.len() - 2`.
+        let w = unsafe { *self.mem.get_unchecked(a as usize) };
+        if w & 0xff == Tag::Ind as u64 {
+            let i = a as usize + 2;
+            debug_assert!(i < self.mem.len());
+            // SAFETY: `a < header_end = mem.len() - 2`, so `i < mem.len()`.
+            let t = unsafe { *self.mem.get_unchecked(i) };
+            if self.heap_word_bit(i) && self.in_range(t) {
+                // SAFETY: `in_range(t)`.
+                let wt = unsafe { *self.mem.get_unchecked(t as usize) };
+                if wt & 0xff != Tag::Ind as u64 {
+                    debug_assert_eq!(self.deref(a), t);
+                    return Some((t, Info::decode(wt)?));
+                }
+            }
+            return self.deref_info_chain(a);
+        }
+        Some((a, Info::decode(w)?))
+    }
+
+    /// [`Heap::deref_info`] of an indirection that is not one hop to a
+    /// closure in the heap.
+    #[cold]
+    #[inline(never)]
+    fn deref_info_chain(&self, a: Addr) -> Option<(Addr, Info)> {
+        let t = self.deref(a);
+        Some((t, self.info(t)?))
+    }
+
     fn deref_chain(&self, mut a: Addr) -> Addr {
         for _ in 0..1_000_000 {
             match self.info(a) {

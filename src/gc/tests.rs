@@ -84,6 +84,7 @@ fn ints_are_not_pointers_and_inds_vanish() {
 
 #[test]
 fn deref_info_is_deref_then_info() {
+    // (And `deref_info_hop`, its copy for the fast engine's integer calls.)
     let mut h = heap_with_room();
     let leaf = h.alloc(con(1), 0, &[Value::Int(5)]).unwrap();
     let one_hop = h.alloc(con(1), 0, &[Value::Int(0)]).unwrap();
@@ -101,6 +102,7 @@ fn deref_info_is_deref_then_info() {
         let d = h.deref(a);
         let expected = h.info(d).map(|i| (d, i));
         assert_eq!(h.deref_info(a), expected, "address {a}");
+        assert_eq!(h.deref_info_hop(a), expected, "address {a}, one hop inline");
     }
     assert_eq!(h.deref_info(two_hops).map(|(a, _)| a), Some(leaf));
     assert_eq!(h.deref_info(nullary).map(|(a, _)| a), Some(nullary));

@@ -951,7 +951,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         let Value::Ptr(p) = v else {
             return None;
         };
-        let (a, info) = self.heap.deref_info(p)?;
+        let (a, info) = self.heap.deref_info_hop(p)?;
         if info.tag == Tag::Lambda
             && let Some(&lam) = self.p.lams.get(info.index as usize)
             && lam.kind == 1
@@ -1187,7 +1187,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         let Value::Ptr(p) = v else {
             return None;
         };
-        let (a, info) = self.heap.deref_info(p)?;
+        let (a, info) = self.heap.deref_info_hop(p)?;
         self.boxed_field_at(a, info, con)
     }
 
