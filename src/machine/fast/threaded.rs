@@ -1539,7 +1539,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         let f = unsafe { self.global_lam(g) };
         // Rules 1 and 2's environment, opened where the thunk's would
         // have been (the floor), its slots written after it is open: the
-        // arguments come from the heap and the constant area, below the
+        // arguments come from the thunk's payload in the heap and from
+        // the constant area, at the bottom of the value stack below the
         // floor, so nothing they are read from is overwritten.
         let base = self.floor();
         let size = f.fun_env as usize;
