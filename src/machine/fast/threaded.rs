@@ -365,9 +365,25 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     }
                     Op::Case { scrut, copy, .. } => {
                         // SAFETY: `pc` is an expression.
-                        match unsafe { self.case_cont(pc, scrut, copy) } {
-                            Some(next) => next,
-                            None => break 'ops,
+                        let Some(next) = (unsafe { self.case_cont(pc, scrut, copy) }) else {
+                            break 'ops;
+                        };
+                        // A scrutinee that is an integer call (`case ltInt
+                        // {n, two} of`), in the same dispatch: the case's
+                        // step and the call's fit in `MAX_OP_STEPS`. If the
+                        // call cannot fire, the loop stops in `Eval` of it.
+                        pc = next;
+                        // SAFETY: `next` is a verified expression.
+                        match *unsafe { self.k.op_ref(next) } {
+                            Op::CallIntFn { lam, first, f } => {
+                                // SAFETY: the op's verified lambda, range
+                                // and shape.
+                                match unsafe { self.call_int_fn(next, lam, first, f, op_end) } {
+                                    Some(next) => next,
+                                    None => break 'ops,
+                                }
+                            }
+                            _ => next,
                         }
                     }
                     Op::CallGlobal { lam, first, n } => {
