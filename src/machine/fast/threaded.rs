@@ -1510,13 +1510,22 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             return next;
         }
         self.open_env(a, lam.thunk_env as usize, lam.nfree as usize);
+        self.case_entry_ends(a, lam, index, update);
+        lam.body
+    }
+
+    /// The end of rules 4, 1 and 15 of a `case` entering the thunk at `a`
+    /// (its frames pushed, its environment or its body's opened): the
+    /// thunk black-holed, its cost centre current, the three steps and
+    /// the entry's call charged to the entry before it.
+    #[inline(always)]
+    fn case_entry_ends(&mut self, a: Addr, lam: Lam, index: LambdaId, update: bool) {
         self.enter_opened(a, lam, index, update);
         if PROF {
             self.pend_calls += 1;
         }
         self.steps += 3;
         self.switch(self.cc);
-        lam.body
     }
 
     /// The end of a thunk's entry by a `case` (rules 4, 1 and 15, its
@@ -1571,13 +1580,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         }
         self.env_base = base;
         self.env_len = size;
-        // Rule 15's end, as `case_enter_thunk` makes it.
-        self.enter_opened(a, lam, index, update);
-        if PROF {
-            self.pend_calls += 1;
-        }
-        self.steps += 3;
-        self.switch(self.cc);
+        self.case_entry_ends(a, lam, index, update);
         // Rules 1 and 2, as `enter_global` makes them.
         self.at = lam.body;
         if PROF {
