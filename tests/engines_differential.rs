@@ -282,6 +282,75 @@ fn cycles_clock_changes_only_ticks() {
     }
 }
 
+/// Chains of `let`s, each the body of the one before, which the op loop
+/// builds with one op of up to five steps (`Compiled::merge_lets`): a
+/// chain of seven (two ops and the rule loop's), closures capturing the
+/// `let`s before them, a `letrec` in the chain, an `scc` between two
+/// chains, in a recursion that allocates enough to collect. Cut at every
+/// step, with censuses, under GC stress, and with heaps so small that a
+/// chain's block does not fit where one `let`'s does.
+#[test]
+fn chains_of_lets_agree() {
+    let text = r#"
+one = {} \r {} -> I# {1#}
+go = {} \r {n, acc} ->
+  case n of
+    I# {n#} -> case n# of
+      0# -> acc {}
+      default ->
+        let a = {n} \u {} -> minusInt {n, one}
+            b = {n, acc} \u {} -> plusInt {n, acc}
+        in let c = {a, b} \u {} -> plusInt {a, b}
+           in letrec d = {c, e} \u {} -> case e of
+                                            Cons {x, t} -> plusInt {c, x}
+                     e = {c, d} \r {} -> Cons {c, d}
+              in let f = {d} \u {} -> plusInt {d, one}
+                 in let g = {f, a} \u {} -> minusInt {f, a}
+                    in let h = {g} \r {} -> Cons {g, g}
+                       in let i = {h, g} \u {} -> case h of
+                                                    Cons {y, z} -> plusInt {y, g}
+                          in scc "next" let j = {a} \u {} -> minusInt {a, one}
+                                        in let k = {j, i} \u {} -> go {j, i}
+                                           in k {}
+n = {} \r {} -> I# {40#}
+zero = {} \r {} -> I# {0#}
+main = {} \u {} -> go {n, zero}
+"#;
+    for (stacks, auto) in [(false, AutoCc::None), (true, AutoCc::All)] {
+        let l = load_text("lets.stg", text, true, auto).unwrap();
+        let base = mode_options(stacks, false);
+        let full = compare(&l, &base).unwrap_or_else(|e| panic!("stacks={stacks}: {e}"));
+        assert_eq!(full.error, None);
+        for cut in 1..full.steps {
+            let o = RunOptions {
+                max_steps: Some(cut),
+                ..base.clone()
+            };
+            compare(&l, &o).unwrap_or_else(|e| panic!("stacks={stacks} cut {cut}: {e}"));
+        }
+        let mut opts = vec![mode_options(stacks, true)];
+        for interval in [1, 2, 3] {
+            opts.push(RunOptions {
+                heap_profile: Some(HeapProfileBy::Descr),
+                heap_interval: interval,
+                ..base.clone()
+            });
+        }
+        // Every 64 bytes: some limit stops the run at each `let` of the
+        // chain, with the rule loop's (whose error names where the machine
+        // is: after a chain's op, its last `let`).
+        for bytes in (4096..24576).step_by(64) {
+            opts.push(RunOptions {
+                max_heap: Some(bytes),
+                ..base.clone()
+            });
+        }
+        for o in opts {
+            compare(&l, &o).unwrap_or_else(|e| panic!("stacks={stacks}: {e}"));
+        }
+    }
+}
+
 /// Shapes the op loop leaves to the rule loop, mixed with ones it runs: a
 /// function of ten arguments and a constructor of twelve fields (more than
 /// an op carries), a CAF whose value is a partial application, applied

@@ -123,7 +123,10 @@ pub(super) enum Op {
     /// `let(rec)` (rule 3): `n` closures from `first` in `lets`, `words`
     /// words in all, their free variables `nfields` from `fields` in
     /// `let_fields`, the first `nlocal` of them local operands and the
-    /// rest constants.
+    /// rest constants. With `steps` above 1, a chain of that many `let`s,
+    /// each the body of the one before, built at once (rule 3 as many
+    /// times; see [`Compiled::merge_lets`]): `body` is the last one's, and
+    /// `let_at[first]` the last one's expression (else the op's own).
     Let {
         first: u32,
         fields: u32,
@@ -132,6 +135,7 @@ pub(super) enum Op {
         n: u16,
         nfields: u16,
         nlocal: u16,
+        steps: u8,
     },
     /// `case x {} of alts` (`alts` are `case_alts` of the case).
     CaseVar { x: Opnd, alts: u32 },
@@ -292,6 +296,10 @@ pub(super) struct Compiled {
     pub bind_slots: Vec<u32>,
     pub lets: Vec<LetClosure>,
     pub let_fields: Vec<LetField>,
+    /// One entry per entry of `lets`: at the first closure of an
+    /// `Op::Let`, the expression of its `let` (of a chain's, the last
+    /// one's: where the machine is after it); `NONE` elsewhere.
+    pub let_at: Vec<ExprId>,
     /// The constant area: the globals' slots are filled in when their
     /// closures are allocated; then the literals.
     pub constants: Vec<Value>,
@@ -385,10 +393,19 @@ impl Compiled {
                     nlocal,
                     words,
                     body,
+                    steps,
                 } => {
                     range(first, n.into(), self.lets.len(), "let")?;
                     range(fields, nfields.into(), self.let_fields.len(), "let fields")?;
                     expr(body, "let body")?;
+                    if self.let_at.len() != self.lets.len() {
+                        return Err("let_at is not one entry per let closure".into());
+                    }
+                    if steps == 0 || u64::from(steps) > MAX_OP_STEPS || n == 0 {
+                        return Err(format!("op {e}: let of {steps} steps, {n} closures"));
+                    }
+                    // (`range` checked `first < lets.len()`, with `n > 0`.)
+                    expr(self.let_at[first as usize], "let's expression")?;
                     // The closures lie one after another from offset 0 and
                     // fill the block of `words` words; the fields fill
                     // their payloads, each word once (the op loop writes
@@ -647,6 +664,19 @@ impl Compiled {
         unsafe { run(&self.lets, first, n) }
     }
 
+    /// Where the machine is after the `Op::Let` whose closures start at
+    /// `first`: its `let`, or its chain's last.
+    ///
+    /// # Safety
+    /// `first` is a verified `Op::Let`'s of at least one closure
+    /// (`let_at` has an entry per closure).
+    #[inline(always)]
+    pub unsafe fn let_at(&self, first: u32) -> ExprId {
+        debug_assert!((first as usize) < self.let_at.len());
+        // SAFETY: in range (see above).
+        unsafe { *self.let_at.get_unchecked(first as usize) }
+    }
+
     /// The free variables of a `let`'s closures.
     ///
     /// # Safety
@@ -818,6 +848,181 @@ impl Compiled {
                 scc_cc,
             });
         }
+    }
+
+    /// Build a chain of `let`s, each the body of the one before, with one
+    /// op: nfib's three and tak's two `let`s before each call, which the
+    /// loop would otherwise dispatch and allocate for one at a time.
+    ///
+    /// ```text
+    /// let n1 = ... ; n2 = ...
+    /// in let r1 = {n1} ... ; r2 = {n2} ...
+    ///    in let s = {r1, r2} ...
+    ///       in plusInt {s, one}
+    /// ```
+    ///
+    /// The op at a chain's head becomes an `Op::Let` of all the chain's
+    /// closures in one block, in the order the rule loop allocates them
+    /// (each `let`'s closures after the one's before it), its `steps` the
+    /// number of `let`s and its body the last one's. Its loop binds every
+    /// name before it writes any field, so a later `let`'s fields read the
+    /// closures of the earlier ones, as they do one `let` at a time; a
+    /// `let` whose slot an earlier one of the chain binds or reads is not
+    /// merged (its binding would change what the earlier fields read; the
+    /// slot numbering never makes one). Nothing can happen between the
+    /// `let`s of a chain (rule 3 reads nothing but the environment, and
+    /// allocates under the same cost centre), so building them at once
+    /// makes the same heap, counters and steps; where the op cannot fire
+    /// (the heap's room for the whole block), the rule loop builds the
+    /// head's `let` and the loop goes on at the next one, whose own op
+    /// is left as it was. At most [`MAX_OP_STEPS`] `let`s a chain's op
+    /// (a longer chain is several), and each closure is in at most two
+    /// ops (its own `let`'s and its chain's), so the tables stay linear.
+    fn merge_lets(&mut self) {
+        // The `let`s that are some `let`'s body (not a chain's head).
+        let mut inner = vec![false; self.ops.len()];
+        for op in &self.ops {
+            if let Op::Let { body, .. } = *op
+                && let Some(b) = inner.get_mut(body as usize)
+            {
+                *b = true;
+            }
+        }
+        // Each `let` is in one chain's walk at most (lowering makes a
+        // tree; `done` ends a walk that would come round again).
+        let mut done = vec![false; self.ops.len()];
+        for (start, &is_inner) in inner.iter().enumerate() {
+            if is_inner || !matches!(self.ops[start], Op::Let { .. }) {
+                continue;
+            }
+            let mut next = Some(start as ExprId);
+            while let Some(head) = next {
+                let (group, after) = self.let_group(head);
+                if group
+                    .iter()
+                    .any(|&e| std::mem::replace(&mut done[e as usize], true))
+                {
+                    break;
+                }
+                if group.len() > 1
+                    && let Some(op) = self.merged_let(&group)
+                {
+                    self.ops[head as usize] = op;
+                }
+                next = after;
+            }
+        }
+    }
+
+    /// The `let`s from `head` that one op builds (see
+    /// [`Compiled::merge_lets`]), and the `let` the next group starts at.
+    fn let_group(&self, head: ExprId) -> (Vec<ExprId>, Option<ExprId>) {
+        let mut group = vec![head];
+        let mut bound = std::collections::HashSet::new();
+        let mut read = std::collections::HashSet::new();
+        let mut e = head;
+        while let Some(&Op::Let {
+            first,
+            n,
+            fields,
+            nfields,
+            body,
+            ..
+        }) = self.ops.get(e as usize)
+        {
+            let (lets, free) = (
+                &self.lets[first as usize..][..n as usize],
+                &self.let_fields[fields as usize..][..nfields as usize],
+            );
+            if e != head {
+                if group.len() as u64 == MAX_OP_STEPS
+                    || lets
+                        .iter()
+                        .any(|b| bound.contains(&b.slot) || read.contains(&b.slot))
+                {
+                    return (group, Some(e));
+                }
+                group.push(e);
+            }
+            bound.extend(lets.iter().map(|b| b.slot));
+            read.extend(
+                free.iter()
+                    .filter(|f| f.opnd.0 & Opnd::LOCAL != 0)
+                    .map(|f| f.opnd.0 & !Opnd::LOCAL),
+            );
+            e = body;
+        }
+        (group, None)
+    }
+
+    /// The op of the chain of `let`s `group` (see
+    /// [`Compiled::merge_lets`]), its closures and fields added to the
+    /// tables; `None` when its counts do not fit the op.
+    fn merged_let(&mut self, group: &[ExprId]) -> Option<Op> {
+        let mut lets = Vec::new();
+        let mut fields = Vec::new();
+        let (mut words, mut body) = (0u32, NONE);
+        for &e in group {
+            let Op::Let {
+                first,
+                n,
+                fields: f,
+                nfields,
+                words: w,
+                body: b,
+                ..
+            } = self.ops[e as usize]
+            else {
+                return None;
+            };
+            lets.extend(
+                self.lets[first as usize..][..n as usize]
+                    .iter()
+                    .map(|c| LetClosure {
+                        offset: c.offset + words,
+                        ..*c
+                    }),
+            );
+            fields.extend(
+                self.let_fields[f as usize..][..nfields as usize]
+                    .iter()
+                    .map(|x| LetField {
+                        offset: x.offset + words,
+                        ..*x
+                    }),
+            );
+            words = words.checked_add(w)?;
+            body = b;
+        }
+        // The environment's operands first, as for one `let`.
+        fields.sort_by_key(|f: &LetField| f.opnd.0 & Opnd::LOCAL == 0);
+        let nlocal = fields
+            .iter()
+            .filter(|f| f.opnd.0 & Opnd::LOCAL != 0)
+            .count();
+        if lets.is_empty() {
+            return None;
+        }
+        let n = u16::try_from(lets.len()).ok()?;
+        let nfields = u16::try_from(fields.len()).ok()?;
+        let nlocal = u16::try_from(nlocal).ok()?;
+        let steps = u8::try_from(group.len()).ok()?;
+        let first = self.lets.len() as u32;
+        let first_field = self.let_fields.len() as u32;
+        self.lets.extend(lets);
+        self.let_at.resize(self.lets.len(), NONE);
+        self.let_at[first as usize] = *group.last()?;
+        self.let_fields.extend(fields);
+        Some(Op::Let {
+            first,
+            fields: first_field,
+            words,
+            body,
+            n,
+            nfields,
+            nlocal,
+            steps,
+        })
     }
 
     /// Turn back into `CallGlobal`s the [`Op::CallIntFn`]s that can never
@@ -1213,6 +1418,7 @@ pub(super) fn compile(code: &Code, stacks: bool) -> Compiled {
             bind_slots: Vec::new(),
             lets: Vec::new(),
             let_fields: Vec::new(),
+            let_at: Vec::new(),
             constants: vec![Value::Int(0); nglobals as usize],
             case_alts: vec![NONE; code.exprs.len()],
             case_env_len: code
@@ -1286,6 +1492,7 @@ pub(super) fn compile(code: &Code, stacks: bool) -> Compiled {
     k.c.call_int_fns(code);
     k.c.int_thunks(code);
     k.c.doomed_int_calls(code);
+    k.c.merge_lets();
     if let Err(e) = k.c.verify(code) {
         // Lowering never makes such a program; if it did, the rule loop
         // runs all of it, with its own checks.
@@ -1437,13 +1644,19 @@ impl Compiler<'_> {
                     .iter()
                     .filter(|f| f.opnd.0 & Opnd::LOCAL != 0)
                     .count();
-                let n = u16::try_from(lets.len()).ok()?;
+                // (A `let` binds something: the op's `at` is read from its
+                // first closure's entry in `let_at`.)
+                let n = u16::try_from(lets.len()).ok().filter(|&n| n > 0)?;
                 let nfields = u16::try_from(fields.len()).ok()?;
                 let nlocal = u16::try_from(nlocal).ok()?;
                 let words = u32::try_from(words).ok()?;
                 let first = self.c.lets.len() as u32;
                 let first_field = self.c.let_fields.len() as u32;
                 self.c.lets.extend(lets);
+                self.c.let_at.resize(self.c.lets.len(), NONE);
+                if let Some(at) = self.c.let_at.get_mut(first as usize) {
+                    *at = e;
+                }
                 self.c.let_fields.extend(fields);
                 Op::Let {
                     first,
@@ -1453,6 +1666,7 @@ impl Compiler<'_> {
                     n,
                     nfields,
                     nlocal,
+                    steps: 1,
                 }
             }
             ExprCode::Case { scrut, .. } => {
@@ -1614,6 +1828,136 @@ mod tests {
         });
         c.int_alts.clear();
         assert!(c.verify(&code).is_err());
+    }
+
+    const LETS: &str = r#"main = {} \u {} -> f {1#}
+f = {} \r {x} ->
+  let a = {x} \u {} -> I# {x}
+      b = {} \r {} -> I# {2#}
+  in let c = {a, b} \u {} -> g {a, b}
+     in let d = {c, x} \u {} -> g {c, c}
+        in d {}
+g = {} \r {p, q} -> p {}
+"#;
+
+    /// The `Op::Let`s of `c` with their expressions, in expression order.
+    fn let_ops(c: &Compiled) -> Vec<(usize, Op)> {
+        (c.ops.iter().enumerate())
+            .filter(|(_, o)| matches!(o, Op::Let { .. }))
+            .map(|(e, o)| (e, *o))
+            .collect()
+    }
+
+    #[test]
+    fn a_chain_of_lets_is_one_op_and_each_let_keeps_its_own() {
+        let code = lower_text(LETS);
+        for stacks in [false, true] {
+            let c = compile(&code, stacks);
+            assert_eq!(c.verify(&code), Ok(()));
+            let lets = let_ops(&c);
+            assert_eq!(lets.len(), 3, "{lets:?}");
+            // The head builds all four closures in three steps and goes on
+            // to `d {}`, where the machine is after the third `let`; the
+            // second and third keep their own ops of one step, for when
+            // the rule loop builds the head's.
+            let heads: Vec<_> = (lets.iter())
+                .filter(|(_, o)| matches!(o, Op::Let { steps: 3, .. }))
+                .collect();
+            assert_eq!(heads.len(), 1);
+            let (head, op) = heads[0];
+            let Op::Let {
+                first,
+                n,
+                nfields,
+                nlocal,
+                words,
+                body,
+                ..
+            } = *op
+            else {
+                unreachable!()
+            };
+            // (`d` does not use `x`: lowering leaves it out of its free variables.)
+            assert_eq!((n, nfields, nlocal, words), (4, 4, 4, 3 + 3 + 4 + 3));
+            let ExprCode::Let { body: second, .. } = code.exprs[*head].code else {
+                panic!("the head is a let");
+            };
+            let ExprCode::Let { body: third, .. } = code.exprs[second as usize].code else {
+                panic!("the second is a let");
+            };
+            let ExprCode::Let { body: last, .. } = code.exprs[third as usize].code else {
+                panic!("the third is a let");
+            };
+            assert_eq!((c.let_at[first as usize], body), (third, last));
+            for e in [second, third] {
+                assert!(matches!(c.ops[e as usize], Op::Let { steps: 1, .. }));
+            }
+            // The closures lie one after another, each `let`'s after the
+            // one's before, as the rule loop allocates them.
+            let offsets: Vec<u32> = c.lets[first as usize..][..4]
+                .iter()
+                .map(|b| b.offset)
+                .collect();
+            assert_eq!(offsets, [0, 3, 6, 10]);
+        }
+    }
+
+    #[test]
+    fn a_let_that_binds_a_slot_the_chain_reads_is_not_merged_and_a_bad_chain_fails_verification() {
+        let code = lower_text(LETS);
+        // The third `let`'s `d` given the slot of `x`, which the first
+        // `let`'s `a` reads: built with the first two, `a` would capture
+        // `d`. So the chain is two ops: the first two `let`s, and the third.
+        let c = compile(&code, false);
+        let (head, _) = *(let_ops(&c).iter())
+            .find(|(_, o)| matches!(o, Op::Let { steps: 3, .. }))
+            .expect("a chain's op");
+        let mut moved = code.clone();
+        let mut third = head as ExprId;
+        for _ in 0..2 {
+            let ExprCode::Let { body, .. } = moved.exprs[third as usize].code else {
+                panic!("a chain of three lets");
+            };
+            third = body;
+        }
+        let x = 0;
+        match &mut moved.exprs[third as usize].code {
+            ExprCode::Let { binds, .. } => binds[0].slot = x,
+            _ => panic!("a let"),
+        }
+        let c = compile(&moved, false);
+        assert_eq!(c.verify(&moved), Ok(()));
+        assert!(
+            matches!(c.ops[head], Op::Let { steps: 2, body, .. } if body == third),
+            "{:?}",
+            c.ops[head]
+        );
+        assert!(matches!(c.ops[third as usize], Op::Let { steps: 1, .. }));
+        // A chain's op of more steps than an op may take, or with its
+        // expression past the program, fails verification.
+        let bad = |f: &dyn Fn(&mut Compiled)| {
+            let mut k = compile(&code, false);
+            f(&mut k);
+            assert!(k.verify(&code).is_err());
+        };
+        bad(&|k| {
+            if let Op::Let { steps, .. } = &mut k.ops[head] {
+                *steps = MAX_OP_STEPS as u8 + 1;
+            }
+        });
+        bad(&|k| {
+            if let Op::Let { steps, .. } = &mut k.ops[head] {
+                *steps = 0;
+            }
+        });
+        bad(&|k| {
+            if let Op::Let { first, .. } = k.ops[head] {
+                k.let_at[first as usize] = k.ops.len() as u32;
+            }
+        });
+        bad(&|k| {
+            k.let_at.pop();
+        });
     }
 
     #[test]

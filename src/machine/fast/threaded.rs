@@ -276,12 +276,18 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                         nlocal,
                         words,
                         body,
+                        steps,
                     } => {
-                        // Rule 3, when the heap has room without a collection.
+                        // Rule 3, when the heap has room without a
+                        // collection (`steps` times for a chain of `let`s).
                         if self.gc_stress || self.heap.free_words() < words as usize {
                             break 'ops;
                         }
-                        self.at = pc;
+                        // Where the machine is after it: the `let`, or the
+                        // chain's last (so that an error after it names the
+                        // place one `let` at a time would). SAFETY: a
+                        // verified `let`'s (of at least one closure).
+                        self.at = unsafe { self.k.let_at(first) };
                         let (cc, base) = (self.cc, self.env_base);
                         // SAFETY: the ranges of a verified `let`.
                         let (lets, free) = unsafe {
@@ -339,7 +345,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                         if PROF {
                             self.pend_words += words as u64;
                         }
-                        self.steps += 1;
+                        self.steps += u64::from(steps);
                         body
                     }
                     Op::CaseVar { x, alts, .. } => {
