@@ -316,6 +316,12 @@ pub(super) struct Compiled {
     /// `int_thunks`), or `NONE`; one entry per lambda.
     pub int_thunk_of: Vec<u32>,
     pub int_thunks: Vec<IntThunk>,
+    /// `value_field[l]`: for a value closure's lambda (re-entrant, no
+    /// arguments, its body a constructor of at least one field, such as
+    /// `enumFromTo`'s `{a#} \r {} -> I# {a#}`), the constructor and its
+    /// first field's operand, a free variable (a payload word) or a
+    /// constant; `(NONE, _)` for any other lambda. One entry per lambda.
+    pub value_field: Vec<(ConId, Opnd)>,
     /// The sites of [`Op::SccPush`]es, written by the op loop.
     pub scc_sites: Vec<SccSite>,
     /// The largest environment an op runs in (a lambda's body, or a
@@ -521,6 +527,14 @@ impl Compiled {
             }
             if a.default_bind != NONE {
                 slot(a.default_bind, "default binder")?;
+            }
+        }
+        if self.value_field.len() != code.lambdas.len() {
+            return Err("value_field is not one entry per lambda".into());
+        }
+        for (l, &(c, o)) in self.value_field.iter().enumerate() {
+            if c != NONE && o.0 & Opnd::LOCAL == 0 && !self.opnd_ok(o) {
+                return Err(format!("lambda {l}: value field {o:?}"));
             }
         }
         for i in &self.int_fns {
@@ -808,6 +822,46 @@ impl Compiled {
             Value::Int(k) => Some(*k),
             Value::Ptr(_) => None,
         }
+    }
+
+    /// Fill `value_field`: what an integer call's argument that is a value
+    /// closure holds, found without the closure's body op
+    /// (`Machine::boxed_field_at`).
+    fn value_fields(&mut self, code: &Code) {
+        self.value_field = (code.lambdas.iter())
+            .map(|l| {
+                let none = (NONE, Opnd(0));
+                if l.flag == Flag::Updatable || l.flag == Flag::SingleEntry || l.arity != 0 {
+                    return none;
+                }
+                let Some(&Op::Con { con, first, n }) = self.ops.get(l.body as usize) else {
+                    return none;
+                };
+                match self.opnds.get(first as usize) {
+                    // A local operand is a free variable (a value closure
+                    // has no arguments) when below their number; the rule
+                    // loop reads any other local as `0#`, left to it.
+                    Some(&o)
+                        if n > 0
+                            && (o.0 & Opnd::LOCAL == 0
+                                || ((o.0 & !Opnd::LOCAL) as usize) < l.free.len()) =>
+                    {
+                        (con, o)
+                    }
+                    _ => none,
+                }
+            })
+            .collect();
+    }
+
+    /// The constructor and first field's operand of lambda `l` if it is a
+    /// value closure's (`value_field`), else `None`.
+    #[inline(always)]
+    pub fn value_field(&self, l: LambdaId) -> Option<(ConId, Opnd)> {
+        self.value_field
+            .get(l as usize)
+            .copied()
+            .filter(|v| v.0 != NONE)
     }
 
     /// Find the [`IntThunk`]s: each updatable lambda of no arguments whose
@@ -1432,6 +1486,7 @@ pub(super) fn compile(code: &Code, stacks: bool) -> Compiled {
             int_fns: Vec::new(),
             int_thunk_of: Vec::new(),
             int_thunks: Vec::new(),
+            value_field: Vec::new(),
             scc_sites: Vec::new(),
             max_env: 0,
         },
@@ -1489,6 +1544,7 @@ pub(super) fn compile(code: &Code, stacks: bool) -> Compiled {
             k.c.ops[e] = op;
         }
     }
+    k.c.value_fields(code);
     k.c.call_int_fns(code);
     k.c.int_thunks(code);
     k.c.doomed_int_calls(code);
@@ -2143,6 +2199,45 @@ add = {} \r {a, b} -> case a of
             op => op,
         };
         (op, c.int_thunk(l as LambdaId).is_some())
+    }
+
+    #[test]
+    fn a_value_closure_s_field_is_found_when_compiled() {
+        // `x` holds its field in its payload, `one` as a constant; `t` is
+        // a thunk, `p` a constructor of no fields, `f` a function.
+        let code = lower_text(
+            r#"main = {} \u {} -> case one {} of
+  I# {n} -> let x = {n} \r {} -> I# {n}
+                t = {n} \u {} -> I# {n}
+                p = {} \r {} -> Nil {}
+                f = {n} \r {y} -> I# {n}
+            in f {x}
+one = {} \r {} -> I# {1#}
+"#,
+        );
+        let c = compile(&code, false);
+        assert_eq!(c.verify(&code), Ok(()));
+        assert_eq!(c.value_field.len(), code.lambdas.len());
+        let field = |name: &str| {
+            let l = code.lambdas.iter().position(|l| l.name == name).unwrap();
+            c.value_field(l as LambdaId)
+        };
+        let (i_hash, x) = field("main.x").expect("a value closure");
+        assert_eq!(code.con_name(i_hash), "I#");
+        assert_eq!(x, Opnd::local(0));
+        let (_, one) = field("one").expect("a value closure");
+        assert_eq!(one.0 & Opnd::LOCAL, 0);
+        assert_eq!(c.constants[one.0 as usize], Value::Int(1));
+        for name in ["main.t", "main.p", "main.f", "main"] {
+            assert_eq!(field(name), None, "{name}");
+        }
+        // A constant past the constant area fails verification.
+        let mut k = compile(&code, false);
+        let l = code.lambdas.iter().position(|l| l.name == "one").unwrap();
+        k.value_field[l].1 = Opnd(k.constants.len() as u32);
+        assert!(k.verify(&code).is_err());
+        k.value_field.pop();
+        assert!(k.verify(&code).is_err());
     }
 
     #[test]

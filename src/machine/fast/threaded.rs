@@ -1220,20 +1220,23 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         match info.tag {
             Tag::Con if info.index == con && info.n >= 1 => Some((a, self.heap.payload(a, 0))),
             Tag::Lambda => {
-                let lam = *self.p.lams.get(info.index as usize)?;
-                if lam.kind != 0 || lam.arity != 0 {
+                // A value closure: its body's first atom, as `closure_atom`
+                // reads it (found when the program was compiled).
+                let (c, o) = self.k.value_field(info.index)?;
+                if c != con {
                     return None;
                 }
-                // SAFETY: a lambda's body (verified).
-                let Op::Con { con: c, first, n } = (unsafe { self.k.op(lam.body) }) else {
-                    return None;
-                };
-                if c != con || n == 0 {
-                    return None;
-                }
-                // SAFETY: `first` is in the verified range of the `Con`
-                // op (`n >= 1`).
-                Some((a, unsafe { self.closure_atom(a, lam, first) }))
+                Some((
+                    a,
+                    if o.0 & compile::Opnd::LOCAL == 0 {
+                        // SAFETY: a verified constant operand, in the
+                        // constant area.
+                        unsafe { self.s.vals.get(o.0 as usize) }
+                    } else {
+                        // (A free variable: `Compiled::value_fields`.)
+                        self.heap.payload(a, (o.0 & !compile::Opnd::LOCAL) as usize)
+                    },
+                ))
             }
             _ => None,
         }
