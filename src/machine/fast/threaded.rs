@@ -104,6 +104,17 @@ impl Forced {
     }
 }
 
+/// What [`Machine::int_fn_body`] did.
+enum IntBody {
+    /// The call fired: the alternative to go on to.
+    Fired(ExprId),
+    /// Nothing done; the first argument is a boxed value (its closure and
+    /// field), the second is not.
+    First(Addr, Value),
+    /// Nothing done.
+    Neither,
+}
+
 /// An argument of an [`Op::CallIntFn`] as its first two cases take it
 /// (`Machine::int_arg`).
 #[derive(Clone, Copy)]
@@ -705,31 +716,36 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         // A function of two arguments (`IntFn`'s shape): its slots 0 and 1
         // are the arguments, which the `case`s read.
         debug_assert!(l.arity == 2 && l.fun_env >= 2);
-        // SAFETY: the op's verified shape.
-        if let Some(next) = unsafe { self.int_fn_body(f, op_end, x0, x1) } {
-            return Some(next);
-        }
         // An argument that is not a value may be a thunk to evaluate in
-        // place; if not, on to the body. (A tail call: nothing of this
-        // function's is needed after it.) SAFETY: as for `int_fn_body`.
-        Some(unsafe { self.int_fn_forcing(lam, f, op_end) })
+        // place; if not, on to the body. (Tail calls: nothing of this
+        // function's is needed after them.) SAFETY: the op's verified
+        // shape, and as for `int_fn_body`.
+        unsafe {
+            match self.int_fn_body(f, op_end, x0, x1) {
+                IntBody::Fired(next) => Some(next),
+                IntBody::First(a, x) => Some(self.int_fn_forcing_second(lam, f, op_end, a, x)),
+                IntBody::Neither => Some(self.int_fn_forcing(lam, f, op_end)),
+            }
+        }
     }
 
-    /// The three ops of [`Machine::call_int_fn`] after the call, or `None`
-    /// (nothing done).
+    /// The three ops of [`Machine::call_int_fn`] after the call: fired,
+    /// or nothing done, with the first argument's closure and field when
+    /// it is a boxed value and the second is not (which
+    /// [`Machine::int_fn_forcing_second`] need not decode again).
     ///
     /// # Safety
     /// `f` is a verified shape, of the function whose body the machine is
     /// about to evaluate (its environment is the current one, `va` and
     /// `vb` its slots 0 and 1).
     #[inline(always)]
-    unsafe fn int_fn_body(&mut self, f: u32, op_end: u64, va: Value, vb: Value) -> Option<ExprId> {
+    unsafe fn int_fn_body(&mut self, f: u32, op_end: u64, va: Value, vb: Value) -> IntBody {
         if self.steps + 10 >= op_end {
-            return None;
+            return IntBody::Neither;
         }
         // The three `case`s check the same (nothing is pushed between).
         if !self.fits(self.env_len + 3) {
-            return None;
+            return IntBody::Neither;
         }
         // The shape in place, each field read where it is needed: most
         // calls that do not fire stop at the first argument (a thunk), and
@@ -740,10 +756,16 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         // `CaseVar`s read them (the first binds neither slot 1 nor the
         // second's slot: `IntFn`). An argument that is not a value may be
         // a thunk to evaluate in place.
-        let (a, x) = self.boxed_arg(va, sh.c1, sh.ka)?;
-        let (b, y) = self.boxed_arg(vb, sh.c2, sh.kb)?;
+        let Some((a, x)) = self.boxed_arg(va, sh.c1, sh.ka) else {
+            return IntBody::Neither;
+        };
+        let Some((b, y)) = self.boxed_arg(vb, sh.c2, sh.kb) else {
+            return IntBody::First(a, x);
+        };
         // SAFETY: a verified shape.
-        let (r, body, bind) = unsafe { self.int_call_result(sh, x, y) }?;
+        let Some((r, body, bind)) = (unsafe { self.int_call_result(sh, x, y) }) else {
+            return IntBody::Neither;
+        };
         let (s1, s2, e3) = (sh.s1, sh.s2, sh.e3);
         // It fires.
         if PROF {
@@ -757,7 +779,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         // SAFETY: the shape's (see `int_call_ends`).
         unsafe { self.int_call_ends(s2, y, bind, r, e3) };
         self.steps += 13;
-        Some(body)
+        IntBody::Fired(body)
     }
 
     /// The primitive operation of a call of shape `sh` on the fields `x`
@@ -847,6 +869,85 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         }
     }
 
+    /// [`Machine::int_fn_forcing`] when `int_fn_body` found the first
+    /// argument a boxed value (its closure `a` and field `x`), as
+    /// `int_arg` would find it.
+    ///
+    /// # Safety
+    /// As [`Machine::int_fn_forcing`].
+    #[inline(always)]
+    unsafe fn int_fn_forcing_second(
+        &mut self,
+        lam: LambdaId,
+        f: u32,
+        op_end: u64,
+        a: Addr,
+        x: Value,
+    ) -> ExprId {
+        // SAFETY: as in `int_fn_forcing`.
+        let vb = unsafe { self.s.vals.get(self.env_base + 1) };
+        // SAFETY: as this function's; the op's verified lambda.
+        unsafe {
+            match self.int_fn_forced_second(f, op_end, a, x, vb) {
+                Some(next) => next,
+                None => self.global_lam(lam).body,
+            }
+        }
+    }
+
+    /// [`Machine::int_fn_forced_with`] when the first argument is a boxed
+    /// value (its closure `a`, field `x`): the second, which
+    /// `int_fn_body` found is not one, can only be an [`IntThunk`] to
+    /// evaluate in place, so the general path's choices are made once.
+    ///
+    /// # Safety
+    /// As [`Machine::int_fn_body`].
+    #[inline(always)]
+    unsafe fn int_fn_forced_second(
+        &mut self,
+        f: u32,
+        op_end: u64,
+        a: Addr,
+        x: Value,
+        vb: Value,
+    ) -> Option<ExprId> {
+        // SAFETY: a verified shape.
+        let sh = unsafe { self.k.int_fn(f) };
+        let IntArg::Thunk(t, index, forced) = self.int_arg(vb, sh.c2, sh.kb)? else {
+            return None;
+        };
+        let y = forced.field?;
+        // SAFETY: a verified shape.
+        let (r, body, bind) = unsafe { self.int_call_result(sh, x, y) }?;
+        let (s1, s2, e1, e2, e3) = (sh.s1, sh.s2, sh.e1, sh.e2, sh.e3);
+        // As `int_fn_forced_with` checks for one thunk.
+        if self.steps + 5 + forced.steps() >= op_end
+            || self.gc_stress
+            || self.heap.free_words() < closure_words(1)
+            || !self.fits(self.env_len + CONT_WORDS + FRAME_WORDS + 3 + forced.fun_env as usize)
+        {
+            return None;
+        }
+        // It fires: the first case.
+        if PROF {
+            self.heap.used(a);
+            self.pend_calls += 2;
+        }
+        self.steps += 5;
+        // SAFETY: the shape's verified slot.
+        unsafe { self.set_local(s1, x) };
+        // The second, the thunk evaluated in place.
+        if self.force_int_thunk(t, index, &forced).is_none() {
+            // Not so: the room was checked above (see `int_fn_forced_with`).
+            debug_assert!(false, "room for the second thunk's constructor");
+            self.at = e1;
+            return Some(e2);
+        }
+        // SAFETY: the shape's.
+        unsafe { self.int_call_prim_case(s2, y, bind, r, e3) };
+        Some(body)
+    }
+
     /// [`Machine::int_fn_forcing`], `None` where nothing is done.
     ///
     /// # Safety
@@ -862,6 +963,25 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         // SAFETY: a verified shape.
         let sh = unsafe { self.k.int_fn(f) };
         let arg_a = self.int_arg(va, sh.c1, sh.ka)?;
+        // SAFETY: as this function's.
+        unsafe { self.int_fn_forced_with(f, op_end, arg_a, vb) }
+    }
+
+    /// [`Machine::int_fn_forced`] with the first argument found
+    /// (`arg_a`).
+    ///
+    /// # Safety
+    /// As [`Machine::int_fn_body`].
+    #[inline(always)]
+    unsafe fn int_fn_forced_with(
+        &mut self,
+        f: u32,
+        op_end: u64,
+        arg_a: IntArg,
+        vb: Value,
+    ) -> Option<ExprId> {
+        // SAFETY: a verified shape.
+        let sh = unsafe { self.k.int_fn(f) };
         let arg_b = match (arg_a, vb) {
             // Evaluated by the first case, the same thunk is a value at
             // the second (its constructor is `c1`).
@@ -951,14 +1071,32 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 self.steps += 5;
             }
         }
-        // The primitive case (rules 4, 14 and 11, 12 or 13).
+        // SAFETY: the shape's.
+        unsafe { self.int_call_prim_case(s2, y, bind, r, e3) };
+        Some(body)
+    }
+
+    /// The primitive case of an integer call whose arguments were
+    /// evaluated in place (rules 4, 14 and 11, 12 or 13), and the end of
+    /// the call ([`Machine::int_call_ends`]).
+    ///
+    /// # Safety
+    /// As [`Machine::int_call_ends`].
+    #[inline(always)]
+    unsafe fn int_call_prim_case(
+        &mut self,
+        s2: u32,
+        y: Value,
+        bind: Option<u32>,
+        r: i64,
+        e3: ExprId,
+    ) {
         if PROF {
             self.pend_calls += 1;
         }
-        // SAFETY: the shape's (see `int_call_ends`).
+        // SAFETY: the caller's.
         unsafe { self.int_call_ends(s2, y, bind, r, e3) };
         self.steps += 3;
-        Some(body)
     }
 
     /// An argument of an [`Op::CallIntFn`] whose case expects constructor
