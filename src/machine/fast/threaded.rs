@@ -1143,11 +1143,17 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 self.heap.payload(a, (o.0 & !Opnd::LOCAL) as usize)
             }
         };
-        let (va, vb) = (operand(t.a), operand(t.b));
         // SAFETY: a verified thunk's shape.
         let sh = unsafe { self.k.int_fn(t.f) };
-        let (a0, x) = self.boxed_arg(va, sh.c1, sh.ka)?;
+        // The second operand first (nothing here has an effect, so the
+        // order is free): the one most often not yet a value (queens'
+        // `cpd = {c, d} \u {} -> plusInt {c, d}`, whose `d` is the thunk
+        // `d1` before `cpd` is first needed), where the first is a list's
+        // element or a variable the caller evaluated.
+        let vb = operand(t.b);
         let (a1, y) = self.boxed_arg(vb, sh.c2, sh.kb)?;
+        let va = operand(t.a);
+        let (a0, x) = self.boxed_arg(va, sh.c1, sh.ka)?;
         let r = Self::int_prim(sh, x, y)?;
         debug_assert_eq!(t.fun_env, {
             // SAFETY: a verified thunk's lambda.
