@@ -1134,15 +1134,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     fn int_thunk_value(&self, a: Addr, t: IntThunk, nfree: u32) -> Option<Forced> {
         // The thunk's environment when its body starts: its free
         // variables (`Compiled::verify`: below its payload's length).
-        let operand = |o: Opnd| {
-            if o.0 & Opnd::LOCAL == 0 {
-                // SAFETY: a constant operand of a verified thunk, in the
-                // constant area.
-                unsafe { self.s.vals.get(o.0 as usize) }
-            } else {
-                self.heap.payload(a, (o.0 & !Opnd::LOCAL) as usize)
-            }
-        };
+        // SAFETY: a verified thunk's operands.
+        let operand = |o: Opnd| unsafe { self.payload_opnd(a, o) };
         // SAFETY: a verified thunk's shape.
         let sh = unsafe { self.k.int_fn(t.f) };
         // The second operand first (nothing here has an effect, so the
@@ -1370,19 +1363,26 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 if c != con {
                     return None;
                 }
-                Some((
-                    a,
-                    if o.0 & compile::Opnd::LOCAL == 0 {
-                        // SAFETY: a verified constant operand, in the
-                        // constant area.
-                        unsafe { self.s.vals.get(o.0 as usize) }
-                    } else {
-                        // (A free variable: `Compiled::value_fields`.)
-                        self.heap.payload(a, (o.0 & !compile::Opnd::LOCAL) as usize)
-                    },
-                ))
+                // SAFETY: a verified value field (`Compiled::value_fields`:
+                // a free variable or a constant).
+                Some((a, unsafe { self.payload_opnd(a, o) }))
             }
             _ => None,
+        }
+    }
+
+    /// Operand `o` in the environment of the closure at `a` whose locals
+    /// are its free variables: a constant, or a word of its payload.
+    ///
+    /// # Safety
+    /// A constant `o` is a verified one, in the constant area.
+    #[inline(always)]
+    unsafe fn payload_opnd(&self, a: Addr, o: compile::Opnd) -> Value {
+        if o.0 & compile::Opnd::LOCAL == 0 {
+            // SAFETY: the caller's.
+            unsafe { self.s.vals.get(o.0 as usize) }
+        } else {
+            self.heap.payload(a, (o.0 & !compile::Opnd::LOCAL) as usize)
         }
     }
 
