@@ -472,18 +472,18 @@ impl St {
         let vals = self.vals.as_mut_slice();
         let top = vals.len();
         let last = self.cs.len().wrapping_sub(1);
-        // The first continuation from which on every environment ends
-        // above `low`.
-        let mut first = self.cs.len();
+        // One pass down from the top, until the first continuation whose
+        // environment ends by `low`: every one below it does too. (The
+        // order does not matter: each restriction only clears slots.)
         for (i, fr) in self.cs.iter().enumerate().rev() {
-            if fr.is_cont() && fr.cont_floor(self.live.keep(fr.case())) <= low {
-                break;
-            }
-            first = i;
-        }
-        for (i, fr) in self.cs.iter().enumerate().skip(first) {
             if !fr.is_cont() {
                 continue;
+            }
+            // Only the slots it keeps: those above are the environments
+            // opened since (its saved slots are all below `keep`).
+            let floor = fr.cont_floor(self.live.keep(fr.case()));
+            if floor <= low {
+                break;
             }
             let base = fr.base();
             // An atom-only scrutinee runs in its continuation's frame: in
@@ -492,9 +492,7 @@ impl St {
             if i == last && eval.is_some() && base == env_base && fr.is_plain_cont() {
                 continue;
             }
-            // Only the slots it keeps: those above are the environments
-            // opened since (its saved slots are all below `keep`).
-            let end = fr.cont_floor(self.live.keep(fr.case())).min(top);
+            let end = floor.min(top);
             if base < end {
                 let node = self.live.saves(fr.case());
                 self.live.restrict(node, &mut vals[base..end]);
