@@ -53,17 +53,17 @@ impl Opnd {
 
     /// The index of this operand in `vals` for an environment at `base`.
     ///
-    /// A local's is `base + self.0 - LOCAL`, chosen by the tag's sign,
-    /// which the compiler turns into the operand plus `base - LOCAL` or
-    /// 0 (a test, a conditional move, an add): four instructions where
-    /// masking the tag off and adding a masked base took six, a few times
-    /// a step (docs/PERFORMANCE.md, "Operands decoded in four
-    /// instructions, session 17").
+    /// A local's is `base + self.0 - LOCAL`, chosen by the tag, which the
+    /// compiler turns into the operand plus `base - LOCAL` or 0 (the tag
+    /// tested as the sign bit, a conditional move, an add): four
+    /// instructions where masking the tag off and adding a masked base
+    /// took six, a few times a step (docs/PERFORMANCE.md, "Operands
+    /// decoded in four instructions, session 17").
     #[inline(always)]
     pub fn index(self, base: usize) -> usize {
         let o = self.0 as usize;
         let local = base.wrapping_add(o).wrapping_sub(Self::LOCAL as usize);
-        if (self.0 as i32) < 0 { local } else { o }
+        if self.0 & Self::LOCAL != 0 { local } else { o }
     }
 }
 
