@@ -26,23 +26,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 ROUNDS=${ROUNDS:-21}
-PROGRAMS=(nfib30 queens10 primes2000 tak pipeline)
-[ $# -gt 0 ] && PROGRAMS=("$@")
-for p in "${PROGRAMS[@]}"; do
-  if [ ! -f "bench/programs/$p.stg" ]; then
-    echo "cpu_ratios: no bench/programs/$p.stg (the programs are nfib30 queens10 primes2000 tak pipeline)" >&2
-    exit 2
-  fi
-done
-if [ -z "${BIN:-}" ]; then
-  cargo build --release --quiet
-  BIN=$PWD/target/release/stg-run
-fi
+# shellcheck source=bench/twins.sh
+. bench/twins.sh
+speed_setup cpu_ratios "$@"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-HAVE_GHC=0 HAVE_OCAML=0
-command -v ghc >/dev/null && HAVE_GHC=1
-command -v ocamlc >/dev/null && command -v ocamlrun >/dev/null && HAVE_OCAML=1
 
 # One run of configuration $2 of program $1 (the command follows, run in
 # $WORK/$1): its CPU seconds are appended to $WORK/$1/t.$2. A failure or
@@ -85,13 +73,11 @@ for p in "${PROGRAMS[@]}"; do
   src=$ROOT/bench/programs/$p.stg
   configs=(plain flat stacks)
   if [ "$HAVE_GHC" = 1 ]; then
-    ghc -v0 -O0 -prof -fprof-auto -rtsopts -i"$ROOT/bench/haskell" -outputdir "$WORK/$p/ghc" \
-      -o "$WORK/$p/ghc.prog" "$ROOT/bench/haskell/$p.hs"
+    ghc_twin "$p" "$WORK/$p/ghc"
     configs+=(ghc)
   fi
   if [ "$HAVE_OCAML" = 1 ] && [ -f "$ROOT/bench/ocaml/${p}_lazy.ml" ]; then
-    cp "$ROOT/bench/ocaml/lazylist.ml" "$ROOT/bench/ocaml/${p}_lazy.ml" .
-    ocamlc -o lazy.byte lazylist.ml "${p}_lazy.ml"
+    lazy_twin "$p" "$WORK/$p/ocaml"
     configs+=(ocaml)
   fi
   for ((r = 0; r < ROUNDS; r++)); do
@@ -105,8 +91,8 @@ for p in "${PROGRAMS[@]}"; do
         plain) record "$p" plain "$BIN" "$src" ;;
         flat) record "$p" flat "$BIN" "$src" --profile ;;
         stacks) record "$p" stacks "$BIN" "$src" --cost-centres=stacks --auto-cc=all --profile ;;
-        ghc) record "$p" ghc "$WORK/$p/ghc.prog" +RTS -p -RTS ;;
-        ocaml) OCAMLRUNPARAM=l=4G record "$p" ocaml ocamlrun lazy.byte ;;
+        ghc) record "$p" ghc "$WORK/$p/ghc/prog" +RTS -p -RTS ;;
+        ocaml) OCAMLRUNPARAM=l=4G record "$p" ocaml ocamlrun "$WORK/$p/ocaml/lazy.byte" ;;
       esac
     done
   done

@@ -24,23 +24,11 @@ if ! command -v valgrind >/dev/null; then
   echo "ratios: valgrind is not installed (apt-get install valgrind)" >&2
   exit 2
 fi
-PROGRAMS=(nfib30 queens10 primes2000 tak pipeline)
-[ $# -gt 0 ] && PROGRAMS=("$@")
-for p in "${PROGRAMS[@]}"; do
-  if [ ! -f "bench/programs/$p.stg" ]; then
-    echo "ratios: no bench/programs/$p.stg (the programs are nfib30 queens10 primes2000 tak pipeline)" >&2
-    exit 2
-  fi
-done
-if [ -z "${BIN:-}" ]; then
-  cargo build --release --quiet
-  BIN=$PWD/target/release/stg-run
-fi
+# shellcheck source=bench/twins.sh
+. bench/twins.sh
+speed_setup ratios "$@"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-HAVE_GHC=0 HAVE_OCAML=0
-command -v ghc >/dev/null && HAVE_GHC=1
-command -v ocamlc >/dev/null && command -v ocamlrun >/dev/null && HAVE_OCAML=1
 
 # The instructions the command runs ("I refs" of cachegrind), in the
 # current directory (profiles are written there).
@@ -62,16 +50,13 @@ for p in "${PROGRAMS[@]}"; do
   stacks=$(instructions "$BIN" "$ROOT/bench/programs/$p.stg" --cost-centres=stacks --auto-cc=all --profile)
   ghcprof=
   if [ "$HAVE_GHC" = 1 ]; then
-    mkdir -p "$WORK/$p/ghc"
-    ghc -v0 -O0 -prof -fprof-auto -rtsopts -i"$ROOT/bench/haskell" -outputdir "$WORK/$p/ghc" \
-      -o "$WORK/$p/ghc/prog" "$ROOT/bench/haskell/$p.hs"
+    ghc_twin "$p" "$WORK/$p/ghc"
     ghcprof=$(instructions "$WORK/$p/ghc/prog" +RTS -p -RTS)
   fi
   ocaml=
   if [ "$HAVE_OCAML" = 1 ] && [ -f "$ROOT/bench/ocaml/${p}_lazy.ml" ]; then
-    cp "$ROOT/bench/ocaml/lazylist.ml" "$ROOT/bench/ocaml/${p}_lazy.ml" .
-    ocamlc -o lazy.byte lazylist.ml "${p}_lazy.ml"
-    ocaml=$(OCAMLRUNPARAM=l=4G instructions ocamlrun lazy.byte)
+    lazy_twin "$p" "$WORK/$p/ocaml"
+    ocaml=$(OCAMLRUNPARAM=l=4G instructions ocamlrun "$WORK/$p/ocaml/lazy.byte")
   fi
   echo "| $p | $plain | $flat | $stacks | ${ghcprof:--} | $(ratio "$flat" "$ghcprof") | $(ratio "$stacks" "$ghcprof") | ${ocaml:--} | $(ratio "$plain" "$ocaml") |"
   cd "$ROOT"
