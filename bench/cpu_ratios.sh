@@ -12,9 +12,9 @@
 # For each of nfib30 queens10 primes2000 tak pipeline (bench/programs), a
 # round runs once each: stg-run with no flags, with --profile, and with
 # --cost-centres=stacks --auto-cc=all --profile; the twin bench/haskell/<p>.hs
-# built with ghc -O0 -prof -fprof-auto and run with +RTS -p; for nfib30 and
-# tak the lazy twin bench/ocaml/<p>_lazy.ml built with ocamlc and run by
-# ocamlrun. Every other round runs them in the opposite order, so that each
+# built with ghc -O0 -prof -fprof-auto and run with +RTS -p; the lazy twin
+# bench/ocaml/<p>_lazy.ml built with ocamlc and run by ocamlrun (the target
+# names nfib30's and tak's; every program has one). Every other round runs them in the opposite order, so that each
 # sees the machine as the others do. A time is user + sys (bash's `time`, in
 # milliseconds). Each ratio is the median over the rounds of that round's
 # ratio (this shared machine's speed drifts between rounds by more than

@@ -12,9 +12,9 @@
 # For each of nfib30 queens10 primes2000 tak pipeline (bench/programs):
 # stg-run with no flags, with --profile, and with --cost-centres=stacks
 # --auto-cc=all --profile; the twin bench/haskell/<p>.hs built with
-# ghc -O0 -prof -fprof-auto and run with +RTS -p; for nfib30 and tak the
-# lazy OCaml twin bench/ocaml/<p>_lazy.ml built with ocamlc and run by
-# ocamlrun. The twins' columns are left out when ghc or ocaml-nox is not
+# ghc -O0 -prof -fprof-auto and run with +RTS -p; the lazy OCaml twin
+# bench/ocaml/<p>_lazy.ml built with ocamlc and run by ocamlrun (the
+# target names nfib30's and tak's; every program has one). The twins' columns are left out when ghc or ocaml-nox is not
 # installed. Each count is one run (the count of a binary on its input moves
 # by less than 0.1% between runs). Takes about 3 minutes (179 s on this
 # machine, 2026-12-02).
