@@ -10,7 +10,9 @@
 #   BIN=path/to/stg-run bench/run.sh  # another build
 #
 # Builds stg-run in release mode (unless BIN is given). Prints the load
-# average, then the Markdown tables.
+# average, then the Markdown tables. (Times are to 10 ms here; for the
+# ratios to GHC's profiled twins and to ocamlrun alone, timed to the
+# millisecond over 21 rounds, see bench/cpu_ratios.sh.)
 #
 # Speed (nfib30 queens10 primes2000 tak pipeline), for each
 # bench/programs/<p>.stg:
