@@ -14,14 +14,15 @@
 # --cost-centres=stacks --auto-cc=all --profile; the twin bench/haskell/<p>.hs
 # built with ghc -O0 -prof -fprof-auto and run with +RTS -p; the lazy twin
 # bench/ocaml/<p>_lazy.ml built with ocamlc and run by ocamlrun (the target
-# names nfib30's and tak's; every program has one). Every other round runs them in the opposite order, so that each
-# sees the machine as the others do. A time is user + sys (bash's `time`, in
-# milliseconds). Each ratio is the median over the rounds of that round's
-# ratio (this shared machine's speed drifts between rounds by more than
-# within one); the columns of seconds are medians of their runs. Every run's
-# output is checked against bench/programs/<p>.stdout. The twins' columns
-# are left out when ghc or ocaml-nox is not installed. ROUNDS defaults to
-# 21: about 4 minutes.
+# names nfib30's and tak's; every program has one). Every other round
+# runs them in the opposite order, so that each sees the machine as the
+# others do. A time is user + sys (bash's `time`, in milliseconds). Each
+# ratio is the median over the rounds of that round's ratio (this shared
+# machine's speed drifts between rounds by more than within one); the
+# columns of seconds are medians of their runs. Every run's output is
+# checked against bench/programs/<p>.stdout. The twins' columns are left
+# out when ghc or ocaml-nox is not installed. ROUNDS defaults to 21: about
+# 5 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD

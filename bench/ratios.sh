@@ -14,10 +14,11 @@
 # --auto-cc=all --profile; the twin bench/haskell/<p>.hs built with
 # ghc -O0 -prof -fprof-auto and run with +RTS -p; the lazy OCaml twin
 # bench/ocaml/<p>_lazy.ml built with ocamlc and run by ocamlrun (the
-# target names nfib30's and tak's; every program has one). The twins' columns are left out when ghc or ocaml-nox is not
-# installed. Each count is one run (the count of a binary on its input moves
-# by less than 0.1% between runs). Takes about 3 minutes (179 s on this
-# machine, 2026-12-02).
+# target names nfib30's and tak's; every program has one). The twins'
+# columns are left out when ghc or ocaml-nox is not installed. Each count
+# is one run (the count of a binary on its input moves by less than 0.1%
+# between runs). Takes about 3 minutes (179 s on this machine,
+# 2026-12-02).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
