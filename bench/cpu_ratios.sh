@@ -32,6 +32,8 @@ ROUNDS=${ROUNDS:-21}
 speed_setup cpu_ratios "$@"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
+# bash's `time` prints user and sys seconds, to the millisecond
+TIMEFORMAT='%3U %3S'
 
 # One run of configuration $2 of program $1 (the command follows, run in
 # $WORK/$1): its CPU seconds are appended to $WORK/$1/t.$2. A failure or
@@ -39,7 +41,6 @@ trap 'rm -rf "$WORK"' EXIT
 record() {
   local p=$1 c=$2 t
   shift 2
-  TIMEFORMAT='%3U %3S'
   if ! t=$( { time "$@" >"$WORK/$p/out" 2>"$WORK/$p/err"; } 2>&1); then
     echo "cpu_ratios: failed: $*" >&2
     head -c 500 "$WORK/$p/err" >&2

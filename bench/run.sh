@@ -50,6 +50,8 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 # shellcheck source=bench/reduced.sh
 . bench/reduced.sh
+# shellcheck source=bench/twins.sh
+. bench/twins.sh
 RUNS=${RUNS:-5}
 INSTRUCTIONS=${INSTRUCTIONS:-1}
 SPEED=(nfib30 queens10 primes2000 tak pipeline)
@@ -159,8 +161,7 @@ run_ocaml() {
 # directory $2 (which is also its import path): median CPU of $RUNS each
 haskell_times() {
   local p=$1 dir=$2 tag=${2//\//-} out=$WORK/ghc-$1-${2//\//-}
-  mkdir -p "$out"
-  ghc -v0 -O0 -prof -fprof-auto -rtsopts -i"$dir" -outputdir "$out" -o "$out/prog" "$dir/$p.hs"
+  ghc_twin "$p" "$out" "$dir"
   for _ in $(seq "$RUNS"); do
     record "$p" "ghci$tag" ghc -v0 -i"$dir" -e main "$dir/$p.hs"
     read -r t _ < <(run1 ghc -v0 -i"$dir" -e 'Prelude.return ()' "$dir/$p.hs")

@@ -1,5 +1,6 @@
-# What bench/ratios.sh and bench/cpu_ratios.sh share (sourced by both,
-# from the repository's root): the speed programs and their twins.
+# What bench/ratios.sh, bench/cpu_ratios.sh and bench/run.sh share
+# (sourced, from the repository's root): the speed programs and their
+# twins.
 # shellcheck shell=bash
 
 # speed_setup NAME [PROGRAM...]: PROGRAMS, the programs asked for (by
@@ -27,12 +28,13 @@ speed_setup() {
   if command -v ocamlc >/dev/null && command -v ocamlrun >/dev/null; then HAVE_OCAML=1; fi
 }
 
-# ghc_twin PROGRAM DIR: build the Haskell twin bench/haskell/PROGRAM.hs
-# with ghc -O0 -prof -fprof-auto as DIR/prog (its objects in DIR).
+# ghc_twin PROGRAM DIR [SOURCES]: build the Haskell twin SOURCES/PROGRAM.hs
+# (SOURCES, also its import path, is bench/haskell by default) with
+# ghc -O0 -prof -fprof-auto as DIR/prog (its objects in DIR).
 ghc_twin() {
+  local src=${3:-$ROOT/bench/haskell}
   mkdir -p "$2"
-  ghc -v0 -O0 -prof -fprof-auto -rtsopts -i"$ROOT/bench/haskell" -outputdir "$2" \
-    -o "$2/prog" "$ROOT/bench/haskell/$1.hs"
+  ghc -v0 -O0 -prof -fprof-auto -rtsopts -i"$src" -outputdir "$2" -o "$2/prog" "$src/$1.hs"
 }
 
 # lazy_twin PROGRAM DIR: build the lazy OCaml twin bench/ocaml/PROGRAM_lazy.ml
