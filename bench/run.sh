@@ -109,7 +109,7 @@ record() {
 median() {
   sort -n "$1" | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
-# median CPU time and largest peak RSS (MB) of a configuration, "-" if none
+# median CPU time and largest peak RSS (MiB) of a configuration, "-" if none
 cpu() { if [ -s "$WORK/t.$1.$2" ]; then median "$WORK/t.$1.$2"; else echo "-"; fi; }
 rss() { if [ -s "$WORK/m.$1.$2" ]; then sort -n "$WORK/m.$1.$2" | tail -1 | awk '{ printf "%.1f", $1 / 1024 }'; else echo "-"; fi; }
 ratio() { awk "BEGIN{ if (\"$1\" == \"-\" || \"$2\" == \"-\" || $2 + 0 <= 0) print \"-\"; else printf \"%.2f\", $1 / $2 }"; }
@@ -178,7 +178,7 @@ echo "CPU times (user + sys, seconds) are medians of $RUNS alternating runs."
 
 if [ ${#SPEED[@]} -gt 0 ]; then
   echo
-  echo "| program | steps | instr/step | fast s | fast Msteps/s | ref s | fast/ref | +prof s | prof overhead | +cycles overhead | stacks s | stacks+prof s | stacks prof overhead | GHCi s | fast / GHCi | ghc -O0 -prof s | prof / ghc-prof | stacks+prof / ghc-prof | ocamlrun s | ocamlrun lazy s | fast / ocamlrun lazy | ocamlopt s | ocamlopt lazy s | peak RSS MB | max residency MB |"
+  echo "| program | steps | instr/step | fast s | fast Msteps/s | ref s | fast/ref | +prof s | prof overhead | +cycles overhead | stacks s | stacks+prof s | stacks prof overhead | GHCi s | fast / GHCi | ghc -O0 -prof s | prof / ghc-prof | stacks+prof / ghc-prof | ocamlrun s | ocamlrun lazy s | fast / ocamlrun lazy | ocamlopt s | ocamlopt lazy s | peak RSS MiB | max residency MiB |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 fi
 SAME_ROWS=""
@@ -230,7 +230,7 @@ fi
 
 if [ ${#MEMORY[@]} -gt 0 ]; then
   echo
-  echo "| program | steps | fast s | GC share | peak RSS MB | max residency MB | RSS / residency | RSS ≤ 2 × residency + 8 MB | ghc -O0 s | GHC GC share | GHC peak RSS MB | GHC max residency MB | GHC RSS / residency | ocamlrun s | ocamlrun lazy s | ocamlopt s | ocamlopt lazy s | ocamlopt lazy peak RSS MB |"
+  echo "| program | steps | fast s | GC share | peak RSS MiB | max residency MiB | RSS / residency | RSS ≤ 2 × residency + 8 MB | ghc -O0 s | GHC GC share | GHC peak RSS MiB | GHC max residency MiB | GHC RSS / residency | ocamlrun s | ocamlrun lazy s | ocamlopt s | ocamlopt lazy s | ocamlopt lazy peak RSS MiB |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 fi
 for p in "${MEMORY[@]}"; do
@@ -262,7 +262,7 @@ for p in "${MEMORY[@]}"; do
   done
   frss=$(rss "$p" m_fast)
   resmb=$(awk "BEGIN{printf \"%.1f\", $resid/1048576}")
-  met=$(awk "BEGIN{ print ($frss <= 2 * $resmb + 8) ? \"yes\" : \"no\" }")
+  met=$(awk "BEGIN{ print ($frss <= 2 * $resmb + 8e6 / 1048576) ? \"yes\" : \"no\" }")
   ghct="-" ghcg="-" ghcr="-" ghcres="-" ghcratio="-"
   if [ -n "$ghcbin" ]; then
     ghct=$(cpu "$p" ghc0) ghcg="$(median "$WORK/ghcgc.$p")%" ghcr=$(rss "$p" ghc0)
