@@ -476,6 +476,58 @@ fn stats_print_ghc_style_statistics() {
     assert_eq!(text(&quiet.stderr), "");
 }
 
+/// `--stats`' "total memory in use" is the process's peak resident set,
+/// in MiB: at least the largest live heap it sampled (the heap is in
+/// memory), and not a unit off (KiB taken for bytes or bytes for KiB).
+#[test]
+fn stats_total_memory_in_use_holds_the_residency() {
+    let dir = scratch("stats_memory");
+    let prog = dir.join("mean.stg");
+    // programs/mean_retained.stg on 400,000 elements: the list, held for
+    // `length` while `sum` builds it, is about 22 MB at its largest.
+    std::fs::write(
+        &prog,
+        "one = {} \\r {} -> I# {1#}\n\
+         limit = {} \\r {} -> I# {400000#}\n\
+         main = {} \\u {} ->\n\
+         \x20 let xs = {} \\u {} -> enumFromTo {one, limit}\n\
+         \x20 in let s = {xs} \\u {} -> sum {xs}\n\
+         \x20        n = {xs} \\u {} -> length {xs}\n\
+         \x20    in divInt {s, n}\n",
+    )
+    .unwrap();
+    let out = stg_run(&[prog.to_str().unwrap(), "--stats"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(text(&out.stdout).trim(), "200000");
+    let first_number = |what: &str| -> u64 {
+        let line = stderr
+            .lines()
+            .find(|l| l.contains(what))
+            .unwrap_or_else(|| panic!("no `{what}` in --stats:\n{stderr}"));
+        line.split_whitespace()
+            .next()
+            .unwrap()
+            .replace(',', "")
+            .parse()
+            .unwrap()
+    };
+    let residency = first_number("bytes maximum residency");
+    let in_use_mib = first_number("MiB total memory in use (the process's peak resident set)");
+    assert!(
+        residency > 4 << 20,
+        "a major collection saw a few MB of the list live: {stderr}"
+    );
+    assert!(
+        in_use_mib << 20 >= residency,
+        "the peak resident set holds the live heap: {stderr}"
+    );
+    assert!(
+        in_use_mib < 1024,
+        "a run of some MB does not take a GiB: {stderr}"
+    );
+}
+
 #[test]
 fn trace_prints_one_line_per_step() {
     let dir = scratch("trace");

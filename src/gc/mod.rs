@@ -429,6 +429,23 @@ pub struct Heap {
     biographies: Option<Box<Biographies>>,
 }
 
+/// The process's peak resident set (its most memory in RAM at once so
+/// far), in bytes, as the system counts it (`getrusage`'s `ru_maxrss`:
+/// KiB on Linux, bytes on macOS); `None` if the system does not say.
+pub fn peak_resident_bytes() -> Option<u64> {
+    // SAFETY: `rusage` is plain data (integers and `timeval`s), for
+    // which all zeroes is a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `usage` is a valid, writable `rusage` that lives for the
+    // call; `getrusage` writes only it.
+    let r = unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
+    if r != 0 || usage.ru_maxrss <= 0 {
+        return None;
+    }
+    let unit = if cfg!(target_os = "macos") { 1 } else { 1024 };
+    Some(usage.ru_maxrss as u64 * unit)
+}
+
 /// CPU time (user and system) used so far by the calling thread: the
 /// machine runs on one thread, so this is the run's CPU time, which the
 /// machine's load does not inflate as it does wall-clock time.

@@ -199,6 +199,7 @@ pub(crate) fn stats(steps: u64, heap: &Heap, started: Instant, started_cpu: Dura
         generations: h.gens.clone(),
         max_residency_bytes: h.max_residency_bytes,
         residency_samples: h.residency_samples,
+        peak_memory_bytes: crate::gc::peak_resident_bytes(),
         mutator_time: total.saturating_sub(h.gc_time),
         gc_time: h.gc_time,
         mutator_cpu_time: total_cpu.saturating_sub(h.gc_cpu_time),

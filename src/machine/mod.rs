@@ -162,6 +162,10 @@ pub struct Stats {
     pub max_residency_bytes: u64,
     /// How many measures `max_residency_bytes` is the largest of.
     pub residency_samples: u64,
+    /// The process's peak resident set when the run ended (heap, stacks,
+    /// the collector's spaces and bitmap, the program): GHC's "total
+    /// memory in use". `None` where the system does not say.
+    pub peak_memory_bytes: Option<u64>,
     /// Wall-clock time outside the collector.
     pub mutator_time: Duration,
     /// Wall-clock time in the collector.
@@ -217,6 +221,13 @@ impl fmt::Display for Stats {
             commas(self.max_residency_bytes),
             self.residency_samples
         )?;
+        if let Some(bytes) = self.peak_memory_bytes {
+            writeln!(
+                f,
+                "{:>16} MiB total memory in use (the process's peak resident set)",
+                commas((bytes + (1 << 19)) >> 20)
+            )?;
+        }
         writeln!(f, "{:>16} collections", commas(self.collections))?;
         writeln!(f, "{:>16} machine steps", commas(self.steps))?;
         writeln!(f)?;
