@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 use stg_run::internal::profile::format;
 
 mod cli_common;
-use cli_common::{stg_run, text};
+use cli_common::{stats_figure, stg_run, text};
 
 fn programs_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("programs")
@@ -404,18 +404,7 @@ fn stats_print_ghc_style_statistics() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let stderr = text(&out.stderr);
-    let number = |what: &str| -> u64 {
-        let line = stderr
-            .lines()
-            .find(|l| l.contains(what))
-            .unwrap_or_else(|| panic!("no `{what}` in --stats:\n{stderr}"));
-        line.split_whitespace()
-            .next()
-            .unwrap()
-            .replace(',', "")
-            .parse()
-            .unwrap_or_else(|_| panic!("{line}"))
-    };
+    let number = |what: &str| stats_figure(&stderr, what);
     let allocated = number("bytes allocated in the heap");
     let copied = number("bytes copied during GC");
     let residency = number("bytes maximum residency");
@@ -500,20 +489,11 @@ fn stats_total_memory_in_use_holds_the_residency() {
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert_eq!(text(&out.stdout).trim(), "200000");
-    let first_number = |what: &str| -> u64 {
-        let line = stderr
-            .lines()
-            .find(|l| l.contains(what))
-            .unwrap_or_else(|| panic!("no `{what}` in --stats:\n{stderr}"));
-        line.split_whitespace()
-            .next()
-            .unwrap()
-            .replace(',', "")
-            .parse()
-            .unwrap()
-    };
-    let residency = first_number("bytes maximum residency");
-    let in_use_mib = first_number("MiB total memory in use (the process's peak resident set)");
+    let residency = stats_figure(&stderr, "bytes maximum residency");
+    let in_use_mib = stats_figure(
+        &stderr,
+        "MiB total memory in use (the process's peak resident set)",
+    );
     assert!(
         residency > 4 << 20,
         "a major collection saw a few MB of the list live: {stderr}"

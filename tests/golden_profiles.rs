@@ -452,16 +452,7 @@ fn steps_in_message(stderr: &str) -> u64 {
 
 /// `N bytes allocated in the heap` of `--stats`.
 fn bytes_allocated(stderr: &str) -> u64 {
-    let line = stderr
-        .lines()
-        .find(|l| l.contains("bytes allocated in the heap"))
-        .unwrap_or_else(|| panic!("no allocation line in:\n{stderr}"));
-    line.split_whitespace()
-        .next()
-        .unwrap()
-        .replace(',', "")
-        .parse()
-        .unwrap()
+    cli_common::stats_figure(stderr, "bytes allocated in the heap")
 }
 
 fn total(profile: &stg_run::internal::profile::Profile) -> stg_run::internal::profile::Counters {

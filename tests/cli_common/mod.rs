@@ -58,6 +58,20 @@ pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// The number that begins `--stats`' first line containing `what` (in
+/// `stderr`), its commas taken out: `stats_figure(e, "bytes maximum
+/// residency")`.
+pub fn stats_figure(stderr: &str, what: &str) -> u64 {
+    let line = stderr
+        .lines()
+        .find(|l| l.contains(what))
+        .unwrap_or_else(|| panic!("no `{what}` in --stats:\n{stderr}"));
+    line.split_whitespace()
+        .next()
+        .and_then(|n| n.replace(',', "").parse().ok())
+        .unwrap_or_else(|| panic!("no number at the start of {line:?}"))
+}
+
 /// Runs `stg-run ARGS` in `dir`, which must succeed.
 pub fn stg_run_in(dir: &Path, args: &[&str]) -> Output {
     let out = Command::new(env!("CARGO_BIN_EXE_stg-run"))
