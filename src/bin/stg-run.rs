@@ -153,7 +153,8 @@ struct Cli {
     #[arg(help_heading = WATCHING, long, num_args = 0..=1, require_equals = true, value_name = "FILE.html")]
     explain: Option<Option<PathBuf>>,
 
-    /// Print allocation, collection and timing statistics to standard error, like GHC's +RTS -s.
+    /// Print allocation, collection, residency, memory in use and timing statistics to standard
+    /// error, like GHC's +RTS -s.
     #[arg(help_heading = RUNNING, long)]
     stats: bool,
 
