@@ -37,7 +37,14 @@ impl Heap {
         // A minor collection needs room for everything young.
         let young = self.nursery_used() + self.aged.len();
         let major = major || self.majors_only || young > self.old_free();
-        if major {
+        if major && self.may_compact(stress) {
+            // A minor collection, then the old generation compacted:
+            // timed as one major collection (`compact.rs`).
+            let timer = Timer::start();
+            let copied = self.minor_copy(roots);
+            let kept = self.compact(roots);
+            timer.stop(&mut self.stats, 1, (copied + kept) as u64 * 8);
+        } else if major {
             self.major(roots, true);
         } else {
             self.minor(roots);
@@ -91,7 +98,7 @@ impl Heap {
 
     /// End a large request's allocation in the old generation: the
     /// allocation pointer goes back to the nursery.
-    fn settle(&mut self) {
+    pub(super) fn settle(&mut self) {
         if self.in_old() {
             self.old_top = self.hp;
             self.hp = self.nursery_top;
@@ -105,6 +112,13 @@ impl Heap {
     /// still live to the old generation.
     fn minor(&mut self, roots: &mut dyn Roots) {
         let timer = Timer::start();
+        let copied = self.minor_copy(roots);
+        timer.stop(&mut self.stats, 0, copied as u64 * 8);
+    }
+
+    /// [`Heap::minor`]'s copy, untimed (a compacting major collection
+    /// begins with one: `compact.rs`); returns the words copied.
+    pub(super) fn minor_copy(&mut self, roots: &mut dyn Roots) -> usize {
         let young = self.hp;
         let promoted_from = self.old_top;
         let aged_from = self.aged.clone();
@@ -142,9 +156,8 @@ impl Heap {
         self.clear_aged();
         self.aged = aged_to..aged_free;
         self.reset_nursery(young);
-        let copied = (free - promoted_from) + (aged_free - aged_to);
         self.stats.bytes_promoted += (free - promoted_from) as u64 * 8;
-        timer.stop(&mut self.stats, 0, copied as u64 * 8);
+        (free - promoted_from) + (aged_free - aged_to)
     }
 
     /// The start of the survivor space the aged closures are not in.

@@ -59,10 +59,12 @@
 //!
 //! # Collection
 //!
-//! Every collection is a Cheney copy, iterative (no recursion), that
-//! short-circuits indirections: a reference to an indirection being
-//! collected is replaced by a reference to its target, so no indirection
-//! survives its collection.
+//! Every collection but one kind is a Cheney copy, iterative (no
+//! recursion), that short-circuits indirections: a reference to an
+//! indirection being collected is replaced by a reference to its target,
+//! so no indirection survives its collection. The other kind, a major
+//! collection of a large old generation, marks and slides it in place
+//! (`compact.rs`), short-circuiting indirections alike.
 //!
 //! - A **minor collection** collects the young generation: it copies the
 //!   nursery's live closures allocated in its last sixteenth
@@ -104,6 +106,18 @@
 //!   aging nothing ([`Heap::collect`]); so does a major collection that
 //!   would otherwise leave too little room for a request and the next
 //!   promotion. The maximum residency counts the aged closures.
+//! - A **compacting major collection** is what a major collection that
+//!   comes because the old generation passed its growth factor is, once
+//!   the old generation holds [`compact::COMPACT_FROM_WORDS`] or more: a
+//!   minor collection, then the old generation's live closures (marked
+//!   from all the roots, through the aged closures) slid down to its
+//!   start, the aged closures left where they are with their pointers
+//!   updated. It holds no second old space, so a heap that is mostly
+//!   live takes its size in memory at the collection, not twice it. It
+//!   is timed and counted as one major collection; its bytes copied are
+//!   the live data it keeps (moved or not), as a copying collection's
+//!   are. `--gc-stress` makes every other major collection compacting,
+//!   whatever the old generation's size.
 //!
 //! When even a major collection leaves no room for a request, allocation
 //! fails with [`HeapExhausted`]. `--gc-stress` makes every reservation
@@ -119,6 +133,7 @@ use std::ops::Range;
 
 pub mod biography;
 mod collect;
+pub mod compact;
 pub mod memory_limit;
 pub mod region;
 pub mod retainer;
@@ -271,6 +286,17 @@ pub trait Roots {
     /// indirection it promotes into a closure it ages). By default all of
     /// them.
     fn visit_young_roots(&mut self, f: &mut dyn FnMut(&mut [Value])) {
+        self.visit_roots(f)
+    }
+
+    /// Every root, for a collection that moves only old closures, within
+    /// the old generation (a compacting major collection, right after a
+    /// minor one, visits them twice: to mark, then to move): it leaves
+    /// every root pointing where it pointed, young or old, so what the
+    /// engine noted about which roots point into the young generation at
+    /// the last visit stays true. By default all of them
+    /// ([`Roots::visit_roots`]).
+    fn visit_roots_in_place(&mut self, f: &mut dyn FnMut(&mut [Value])) {
         self.visit_roots(f)
     }
 }

@@ -779,3 +779,177 @@ fn a_block_filled_with_closures_is_those_closures_allocated_one_by_one() {
     }
     assert!(block.heap_word_bit(start + 3 + 3) && !block.heap_word_bit(start + 3 + 2));
 }
+
+/// A compacting major collection as `make_room` runs one: the minor
+/// collection that empties the nursery, then the old generation slid.
+fn compacting_major(h: &mut Heap, r: &mut R) {
+    h.settle();
+    h.minor_copy(r);
+    h.compact(r);
+}
+
+/// A list of `len` cells built in the heap, the newest the root `r.0[0]`:
+/// cell `i` holds a box of `Int(i)` and the next older cell, in that
+/// order, or the other way round when `tail_first`.
+fn build_list(h: &mut Heap, r: &mut R, len: i64, tail_first: bool) {
+    r.0.insert(0, Value::Int(0));
+    for i in 0..len {
+        h.reserve(4 + 3, false, r).unwrap();
+        let head = Value::Ptr(h.alloc(con(1), 6, &[Value::Int(i)]).unwrap());
+        let tail = r.0[0];
+        let fields = if tail_first {
+            [tail, head]
+        } else {
+            [head, tail]
+        };
+        r.0[0] = Value::Ptr(h.alloc(con(2), 7, &fields).unwrap());
+    }
+}
+
+/// The list at `root`, checked cell by cell: `len` cells, newest first.
+fn check_list(h: &Heap, root: Value, len: i64, tail_first: bool) {
+    let mut v = root;
+    for i in (0..len).rev() {
+        let a = ptr(v);
+        assert_eq!((h.info(a).map(|i| i.tag), h.cc(a)), (Some(Tag::Con), 7));
+        let (head, tail) = if tail_first { (1, 0) } else { (0, 1) };
+        let b = ptr(h.payload(a, head));
+        assert_eq!((h.cc(b), h.payload(b, 0)), (6, Value::Int(i)), "cell {i}");
+        v = h.payload(a, tail);
+    }
+    assert_eq!(v, Value::Int(0), "the list's end");
+}
+
+#[test]
+fn a_compacting_major_collection_slides_the_live_closures_down() {
+    let mut h = heap_with_room();
+    let mut r = R(vec![]);
+    // Two lists promoted together, their cells interleaved in the old
+    // generation; then the second dies.
+    r.0 = vec![Value::Int(0), Value::Int(0)];
+    for i in 0..1000 {
+        for list in [0, 1] {
+            h.reserve(4, false, &mut r).unwrap();
+            let cell = h.alloc(con(2), 7, &[Value::Int(i), r.0[list]]);
+            let cell = cell.unwrap();
+            r.0[list] = Value::Ptr(cell);
+        }
+    }
+    h.collect(0, &mut r).unwrap();
+    assert_eq!(h.old_top - h.old_base, 2000 * 4);
+    r.0.truncate(1);
+    compacting_major(&mut h, &mut r);
+    assert_eq!(
+        h.old_top - h.old_base,
+        1000 * 4,
+        "the dead list's words gone"
+    );
+    let mut v = r.0[0];
+    for i in (0..1000).rev() {
+        let a = ptr(v);
+        assert_eq!((h.cc(a), h.payload(a, 0)), (7, Value::Int(i)));
+        v = h.payload(a, 1);
+    }
+    assert_eq!(v, Value::Int(0));
+    // Every pointer bit past the live words is clear, and each live
+    // closure's are where its pointers are.
+    assert!((h.old_top..h.old_base + h.old_size).all(|i| !h.heap_word_bit(i)));
+    let mut closures = 0;
+    h.walk(&mut |a, info, _| {
+        closures += 1;
+        assert_eq!(info.n, 2);
+        assert!(!h.heap_word_bit(a as usize + 2));
+        let tail = h.payload(a, 1);
+        assert_eq!(
+            h.heap_word_bit(a as usize + 3),
+            matches!(tail, Value::Ptr(_))
+        );
+    });
+    assert_eq!(closures, 1000);
+    assert_eq!(
+        h.stats.residency_samples, 2,
+        "the census's collection's, then its"
+    );
+}
+
+#[test]
+fn a_compacting_major_collection_short_circuits_old_indirections() {
+    let mut h = heap_with_room();
+    let mut r = R(vec![]);
+    let target = h.alloc(con(1), 3, &[Value::Int(5)]).unwrap();
+    let thunk = h.alloc(con(1), 4, &[Value::Int(6)]).unwrap();
+    r.0 = vec![Value::Ptr(target), Value::Ptr(thunk)];
+    h.collect(0, &mut r).unwrap();
+    let (target, thunk) = (ptr(r.0[0]), ptr(r.0[1]));
+    h.update_with_ind(thunk, target);
+    r.0 = vec![Value::Ptr(thunk)];
+    compacting_major(&mut h, &mut r);
+    let a = ptr(r.0[0]);
+    assert_eq!(
+        (h.info(a).unwrap().tag, h.payload(a, 0)),
+        (Tag::Con, Value::Int(5))
+    );
+    assert_eq!(h.old_top - h.old_base, 3, "the indirection is not kept");
+}
+
+#[test]
+fn a_compacting_major_collection_keeps_the_aged_closures_and_their_pointers() {
+    let mut h = Heap::new(64 << 20);
+    let mut r = R(vec![]);
+    h.reserve(3, false, &mut r).unwrap();
+    // Old: garbage, then `a` (its payload to be made to point at an aged
+    // closure) and `c` (which an aged closure points to).
+    let junk = h.alloc(con(1), 1, &[Value::Int(1)]).unwrap();
+    let a = h.alloc(con(1), 2, &[Value::Int(2)]).unwrap();
+    let c = h.alloc(con(1), 3, &[Value::Int(3)]).unwrap();
+    r.0 = vec![Value::Ptr(junk), Value::Ptr(a), Value::Ptr(c)];
+    h.collect(0, &mut r).unwrap();
+    let (a, c) = (ptr(r.0[1]), ptr(r.0[2]));
+    r.0 = vec![Value::Ptr(a)];
+    fill_until_the_age_window(&mut h, &mut r);
+    let b = h.alloc(con(1), 4, &[Value::Ptr(c)]).unwrap();
+    h.set_payload(a, 0, Value::Ptr(b));
+    compacting_major(&mut h, &mut r);
+    let a = ptr(r.0[0]);
+    let b = ptr(h.payload(a, 0));
+    assert_eq!(space(&h, a), Space::Old);
+    assert_eq!(space(&h, b), Space::Aged, "aged by the minor collection");
+    assert_eq!(
+        h.remembered_words,
+        vec![a + 2],
+        "the remembered word moved with `a`"
+    );
+    let c = ptr(h.payload(b, 0));
+    assert_eq!(
+        (space(&h, c), h.cc(c), h.payload(c, 0)),
+        (Space::Old, 3, Value::Int(3))
+    );
+    assert_eq!(
+        h.old_top - h.old_base,
+        6,
+        "`junk` gone, `a` and `c` slid down"
+    );
+    // The next minor collection promotes `b` and finds it through the
+    // remembered word.
+    churn(&mut h, &mut r);
+    let b = ptr(h.payload(ptr(r.0[0]), 0));
+    assert_eq!((space(&h, b), h.cc(b)), (Space::Old, 4));
+}
+
+#[test]
+fn a_list_that_overflows_the_mark_stack_is_marked_in_more_passes() {
+    // Each cell holds its tail first, so marking leaves each head's box
+    // on the stack until the list's end: twice the stack's bound.
+    let len = 2 * compact::mark_stack_bound(0) as i64;
+    let mut h = Heap::new(64 << 20);
+    let mut r = R(vec![]);
+    build_list(&mut h, &mut r, len, true);
+    build_list(&mut h, &mut r, 100, false);
+    h.collect(0, &mut r).unwrap();
+    // The short list dies: the long one's cells slide down over it.
+    r.0.remove(0);
+    let before = h.old_top - h.old_base;
+    compacting_major(&mut h, &mut r);
+    assert_eq!(before - (h.old_top - h.old_base), 100 * 7);
+    check_list(&h, r.0[0], len, true);
+}

@@ -677,6 +677,43 @@ impl Roots for St {
     fn visit_young_roots(&mut self, f: &mut dyn FnMut(&mut [Value])) {
         self.visit(false, f);
     }
+
+    /// Every root, as [`St::visit`] with `all` hands them over, but
+    /// leaving what it notes for the next visit as it is: the collection
+    /// moves only old closures within the old generation, so every root
+    /// keeps pointing where it did, young or old. (It comes right after
+    /// a minor collection's visit, so no environment was written since:
+    /// there is none to restrict.)
+    fn visit_roots_in_place(&mut self, f: &mut dyn FnMut(&mut [Value])) {
+        if let Ctl::Enter(v) = &mut self.ctl {
+            f(std::slice::from_mut(v));
+        }
+        f(self.vals.as_mut_slice());
+        if let Ctl::RetCon(_) = self.ctl {
+            f(&mut self.fields);
+        }
+        f(&mut self.args);
+        let mut run = Vec::new();
+        let mut start = 0;
+        while start < self.cs.len() {
+            let end = (start + FRAME_RUN).min(self.cs.len());
+            run.clear();
+            run.extend(
+                self.cs[start..end]
+                    .iter()
+                    .filter_map(|fr| fr.update().map(Value::Ptr)),
+            );
+            f(&mut run);
+            let mut moved = run.iter();
+            for fr in &mut self.cs[start..end] {
+                if fr.is_update() {
+                    put_back(fr, moved.next(), 0);
+                }
+            }
+            start = end;
+        }
+        self.printer.roots(f);
+    }
 }
 
 /// A lambda's layout, precomputed.
