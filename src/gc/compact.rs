@@ -44,7 +44,9 @@
 
 use std::ops::Range;
 
-use super::{Addr, Heap, MAJOR_FACTOR, MIN_MAJOR_WORDS, Roots, Tag, Value, closure_words};
+use super::{
+    Addr, HUGE_PAGE_WORDS, Heap, MAJOR_FACTOR, MIN_MAJOR_WORDS, Roots, Tag, Value, closure_words,
+};
 
 /// A major collection compacts when the old generation holds at least
 /// this many words (32 MiB); a smaller one is copied, which takes fewer
@@ -479,7 +481,12 @@ impl Heap {
         // collection are kept (what it held at its fullest, no more);
         // those past them given back.
         let resident = self.old_resident.max(old.end);
-        let keep = (self.old_base + self.major_at).clamp(top, resident);
+        // (Whole huge pages given back: a huge page split in two would
+        // be one no longer.)
+        let keep = (self.old_base + self.major_at)
+            .max(top)
+            .next_multiple_of(HUGE_PAGE_WORDS)
+            .min(resident);
         self.mem.release(keep..resident);
         self.old_resident = keep;
         self.lim = self.nursery_limit();
