@@ -617,25 +617,11 @@ impl St {
         // Below `cs_low` (a major collection's older frames), none is
         // left young.
         let at = cs_low.max(from);
-        let mut start = from;
-        while start < self.cs.len() {
-            let end = (start + FRAME_RUN).min(self.cs.len());
-            run.clear();
-            run.extend(
-                self.cs[start..end]
-                    .iter()
-                    .filter_map(|fr| fr.update().map(Value::Ptr)),
-            );
-            f(&mut run);
-            let mut moved = run.iter();
-            for (i, fr) in (start..end).zip(&mut self.cs[start..end]) {
-                if fr.is_update() && put_back(fr, moved.next(), young_end) {
-                    debug_assert!(i >= at, "an older update frame left young");
-                    self.young_frames.push(i as u32);
-                }
-            }
-            start = end;
-        }
+        let young_frames = &mut self.young_frames;
+        visit_update_frames(&mut self.cs, from, &mut run, f, young_end, |i| {
+            debug_assert!(i >= at, "an older update frame left young");
+            young_frames.push(i as u32);
+        });
         self.printer.roots(f);
         // The next visit starts from here.
         self.cs_low = self.cs.len();
@@ -646,6 +632,39 @@ impl St {
 
 /// The most update frames [`St::visit`] hands to the collector in one run.
 const FRAME_RUN: usize = 4096;
+
+/// Hand the collector the closures of the update frames `cs[from..]`, in
+/// runs of at most [`FRAME_RUN`] frames (`run` the buffer), each put
+/// back in the same order (the collector sees the same closures in the
+/// same order as in one run; a deep stack's run takes no vector of its
+/// size); `young(i)` for each frame `i` left pointing below `young_end`.
+fn visit_update_frames(
+    cs: &mut [Frame],
+    from: usize,
+    run: &mut Vec<Value>,
+    f: &mut dyn FnMut(&mut [Value]),
+    young_end: Addr,
+    mut young: impl FnMut(usize),
+) {
+    let mut start = from;
+    while start < cs.len() {
+        let end = (start + FRAME_RUN).min(cs.len());
+        run.clear();
+        run.extend(
+            cs[start..end]
+                .iter()
+                .filter_map(|fr| fr.update().map(Value::Ptr)),
+        );
+        f(run);
+        let mut moved = run.iter();
+        for (i, fr) in (start..end).zip(&mut cs[start..end]) {
+            if fr.is_update() && put_back(fr, moved.next(), young_end) {
+                young(i);
+            }
+        }
+        start = end;
+    }
+}
 
 /// Put the update frame `fr`'s closure back as the collector moved it
 /// (`moved`, its entry in the run handed over); whether it now points
@@ -693,25 +712,8 @@ impl Roots for St {
             f(&mut self.fields);
         }
         f(&mut self.args);
-        let mut run = Vec::new();
-        let mut start = 0;
-        while start < self.cs.len() {
-            let end = (start + FRAME_RUN).min(self.cs.len());
-            run.clear();
-            run.extend(
-                self.cs[start..end]
-                    .iter()
-                    .filter_map(|fr| fr.update().map(Value::Ptr)),
-            );
-            f(&mut run);
-            let mut moved = run.iter();
-            for fr in &mut self.cs[start..end] {
-                if fr.is_update() {
-                    put_back(fr, moved.next(), 0);
-                }
-            }
-            start = end;
-        }
+        // (No frame is noted: which point young does not change.)
+        visit_update_frames(&mut self.cs, 0, &mut Vec::new(), f, 0, |_| {});
         self.printer.roots(f);
     }
 }
