@@ -19,7 +19,7 @@
 //!    indirection whose value is old is short-circuited, as the copy
 //!    does; one whose value is young (aged) is kept, for the reason the
 //!    copy keeps it ([`super::Roots::visit_young_roots`]). The mark stack
-//!    has a bound ([`mark_stack_bound`]); a closure marked past it is
+//!    has a bound (`mark_stack_bound`); a closure marked past it is
 //!    left unscanned, and marking then scans every marked closure again
 //!    until none is left so (the classic recovery from mark-stack
 //!    overflow: the live closures marked are the same either way).
