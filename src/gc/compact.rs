@@ -32,8 +32,6 @@
 //! 4. **Slide** every live old word down to its new address, in address
 //!    order, its pointer updated and its bit with it: a word never lands
 //!    on a live word not yet moved (each lands at or below where it was).
-//!    A run of 64 live words that stays where it is only has its pointers
-//!    updated.
 //! 5. Clear the pointer bits past the last live word, and give back the
 //!    pages past what the old generation will fill before the next major
 //!    collection.
@@ -355,18 +353,9 @@ impl Compaction<'_> {
             // Read before this run's writes, which land at or below each
             // word still to be read.
             let pointers = self.bits[at / 64];
-            if m == !0 && dest == at {
-                let mut p = pointers;
-                while p != 0 {
-                    let i = at + p.trailing_zeros() as usize;
-                    self.mem[i] = self.forward(self.mem[i]);
-                    p &= p - 1;
-                }
-                dest += 64;
-                continue;
-            }
-            // Each run of live words: moved whole, then its pointers
-            // updated where they landed, its bits placed with it.
+            // Each run of live words: moved whole (unless it stays where
+            // it is), then its pointers updated where they landed, its
+            // bits written with it.
             let mut mm = m;
             while mm != 0 {
                 let j = mm.trailing_zeros() as usize;
@@ -385,7 +374,7 @@ impl Compaction<'_> {
                     }
                 }
                 let p = (pointers >> j) & run;
-                place_bits(self.bits, dest, p, len);
+                write_bits(self.bits, dest, p, len);
                 let mut q = p;
                 while q != 0 {
                     let i = dest + q.trailing_zeros() as usize;
@@ -400,9 +389,12 @@ impl Compaction<'_> {
     }
 }
 
-/// Write the `len` bits `p` (`len <= 64`) into `bits` from bit `at` on.
+/// Write the `len` bits `p` (`len <= 64`) into `bits` from bit `at` on,
+/// clearing those of them `p` does not set (the slide lands on words
+/// whose bits are stale; the copy's `collect::place_bits` only sets bits,
+/// in a to-space whose bits are clear).
 #[inline(always)]
-fn place_bits(bits: &mut [u64], at: usize, p: u64, len: usize) {
+fn write_bits(bits: &mut [u64], at: usize, p: u64, len: usize) {
     let (k, o) = (at / 64, at % 64);
     let run = if len == 64 { !0 } else { (1u64 << len) - 1 };
     bits[k] = bits[k] & !(run << o) | p << o;
