@@ -996,7 +996,11 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// Make `e` the entry that accrues ticks, charging the ticks so far.
     #[inline]
     fn switch(&mut self, e: u32) {
-        if self.tick_cc != e {
+        if !PROF {
+            // Nothing accrues: the entry only is kept (for rule 16's
+            // closures and the errors), with no compare.
+            self.tick_cc = e;
+        } else if self.tick_cc != e {
             self.flush();
             self.tick_cc = e;
         }
