@@ -7,6 +7,15 @@
 #   bench/memory.sh                              # this checkout's release build
 #   BASE=/path/to/old/stg-run bench/memory.sh    # and another beside it
 #   RUNS=3 bench/memory.sh tree23 livelist10m    # some programs, 3 runs each
+#   PAUSE=4 bench/memory.sh livelist10m          # 4 s idle before each run
+#
+# PAUSE: on a virtual machine whose guest reports free memory to its host
+# (virtio free page reporting, after about 2 s free), a page the program
+# touches first costs several times more when the memory the guest hands
+# out was reported than when it was freed just before (by the previous
+# run): back-to-back runs favour a build that faults its pages early. A
+# pause before each run gives every run cold pages (docs/PERFORMANCE.md,
+# "The live list's collector share is the cost of first touching memory").
 #
 # Each run is `/usr/bin/time -f "%U %S %M" stg-run P.stg --stats` on
 # bench/programs/P.stg (default: pipeline pipeline10m livelist10m tree23),
@@ -20,6 +29,7 @@ cd "$(dirname "$0")/.."
 # shellcheck source=bench/side_by_side.sh
 . bench/side_by_side.sh
 RUNS=${RUNS:-5}
+PAUSE=${PAUSE:-0}
 PROGRAMS=("$@")
 [ ${#PROGRAMS[@]} -gt 0 ] || PROGRAMS=(pipeline pipeline10m livelist10m tree23)
 if [ ! -x /usr/bin/time ]; then
@@ -27,13 +37,14 @@ if [ ! -x /usr/bin/time ]; then
   exit 2
 fi
 
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); pause before each run: ${PAUSE} s"
 echo
 echo "| program | build | run | %GC | Gen 0 CPU s | Gen 1 CPU s | user+sys s | max residency MB | peak RSS MB | bound MB | within |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for p in "${PROGRAMS[@]}"; do
   for r in $(seq 1 "$RUNS"); do
     for i in "${!BINS[@]}"; do
+      sleep "$PAUSE"
       /usr/bin/time -o "$WORK/time" -f "%U %S %M" "${BINS[$i]}" "bench/programs/$p.stg" --stats \
         >"$WORK/out" 2>"$WORK/err"
       if ! cmp -s "$WORK/out" "bench/programs/$p.stdout"; then

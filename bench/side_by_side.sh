@@ -1,5 +1,6 @@
 # Sourced, from the repository's root, by the benchmarks that measure this
-# build beside another one (deep_stacks.sh, large_input.sh, diagnostics.sh):
+# build beside another one (deep_stacks.sh, large_input.sh, diagnostics.sh,
+# memory.sh, rss_over_time.sh):
 #   BIN=/path/to/stg-run   the binary measured (default: this checkout's
 #                          release build, built now)
 #   BASE=/path/to/stg-run  another binary, measured beside it (optional)
