@@ -83,7 +83,8 @@
 //!   collection left pointing to aged closures (promoted closures that
 //!   point to others aged with them, old closures remembered then). The
 //!   only writes into an old closure are updates (rules 16 and 17a:
-//!   [`Heap::update_with_ind`], [`Heap::update_blackhole`]) and filling a
+//!   [`Heap::update_with_ind`], [`Heap::update_blackhole`],
+//!   [`Heap::update_blackhole_with_con`]) and filling a
 //!   `letrec` closure's free variables ([`Heap::set_payload`]); each
 //!   checks, in one compare, whether it makes an old closure point into
 //!   the young generation (the write barrier).
@@ -1164,6 +1165,142 @@ impl Heap {
             }
         }
         self.update_with_ind(a, target)
+    }
+
+    /// Rule 16 in place: overwrite the black hole at `a` with the
+    /// constructor `info` of cost centre `cc` and fields `fields`, when the
+    /// black hole is exactly the constructor's size and the constructor has
+    /// at most two fields (`I#`, `:`, pairs: nearly every update); `false`,
+    /// nothing done, when not (or when the heap keeps biographies, whose
+    /// records tell the thunk from the value it is updated with). The
+    /// constructor's words count as allocated, as they do when it is
+    /// allocated and the black hole made an indirection to it (the rule
+    /// allocates them; here they take the updatee's place). Through the
+    /// write barrier.
+    ///
+    /// Both engines make the same choice from the same heap (the black
+    /// hole's size is in its info word), so they allocate, and collect,
+    /// alike. Writing in place is what the rule says ("overwrite `a_u`
+    /// with the constructor value"); the indirection was there only to
+    /// have room for any value. In place, an old updatee points to nothing
+    /// young unless a field does, so it keeps no young closure alive (an
+    /// indirection to a fresh constructor is remembered and keeps the
+    /// constructor alive to the next minor collection, which promotes it,
+    /// though the updatee is often dead by then: its update frame was its
+    /// only reference).
+    #[inline(always)]
+    pub fn update_blackhole_with_con(
+        &mut self,
+        a: Addr,
+        info: Info,
+        cc: u32,
+        fields: &[Value],
+    ) -> bool {
+        let i = a as usize;
+        // One range check for the header and the first payload word
+        // (`in_range`: `i + 2 < mem.len()`), which is all a black hole of
+        // one payload word has.
+        if !self.in_range(a) || self.biographies.is_some() {
+            return false;
+        }
+        // SAFETY: `i < i + 2 < mem.len()` (`in_range`).
+        let w = unsafe { *self.mem.get_unchecked(i) };
+        let room = (w >> 8) & Info::MAX_N as u64;
+        if w & 0xff != Tag::BlackHole as u64 {
+            return false;
+        }
+        let from = i + 2;
+        // A black hole's payload words hold no pointers
+        // ([`Heap::blackhole_as`], and a collection's copy keeps their
+        // bits), so only the fields' pointer bits are set.
+        let (young, last) = match *fields {
+            // The constructors of one payload word (`2 + max(1, n)`).
+            [] | [_] if room <= 1 => {
+                let (x, bit, young) = match fields.first() {
+                    None => (0, 0, false),
+                    Some(&Value::Int(k)) => (k as u64, 0, false),
+                    Some(&Value::Ptr(p)) => (p, 1, (p as usize) < self.young_end),
+                };
+                // SAFETY: `from < mem.len()` (`in_range`).
+                unsafe { *self.mem.get_unchecked_mut(from) = x };
+                self.or_heap_word_bit(from, bit);
+                (young, from)
+            }
+            [v0, v1] if room == 2 && from + 1 < self.mem.len() => {
+                let split = |v: Value, young_end: usize| match v {
+                    Value::Int(k) => (k as u64, 0, false),
+                    Value::Ptr(p) => (p, 1, (p as usize) < young_end),
+                };
+                let (x0, bit0, young0) = split(v0, self.young_end);
+                let (x1, bit1, young1) = split(v1, self.young_end);
+                // SAFETY: `from + 1 < mem.len()` (tested above).
+                unsafe {
+                    *self.mem.get_unchecked_mut(from) = x0;
+                    *self.mem.get_unchecked_mut(from + 1) = x1;
+                }
+                self.or_heap_word_bit(from, bit0);
+                self.or_heap_word_bit(from + 1, bit1);
+                (young0 | young1, from + 1)
+            }
+            _ => return false,
+        };
+        debug_assert!(last < self.mem.len());
+        // SAFETY: `i + 1 < mem.len()` (`in_range`).
+        unsafe {
+            *self.mem.get_unchecked_mut(i) = info.encode();
+            *self.mem.get_unchecked_mut(i + 1) = cc as u64;
+        }
+        self.stats.bytes_allocated += closure_words(fields.len()) as u64 * 8;
+        if young && i >= self.young_end {
+            self.remember(i);
+        }
+        true
+    }
+
+    /// [`Heap::update_blackhole_with_con`] for a thunk evaluated at once
+    /// (whose info word is `thunk`, never made a black hole: nothing
+    /// between its entry and its update could see one), with the
+    /// constructor `info` of at most one field, `field`: what
+    /// [`Heap::blackhole_as`] then [`Heap::update_blackhole_with_con`]
+    /// leave, when the thunk has one payload word; `false`, nothing done,
+    /// when not (then [`Heap::update_thunk`] to a constructor allocated).
+    #[inline(always)]
+    pub fn update_thunk_with_con(
+        &mut self,
+        a: Addr,
+        thunk: Info,
+        info: Info,
+        cc: u32,
+        field: Option<Value>,
+    ) -> bool {
+        debug_assert_eq!(self.info(a), Some(thunk));
+        debug_assert!(info.n <= 1 && thunk.tag == Tag::Lambda);
+        let i = a as usize;
+        if thunk.n > 1 || !self.in_range(a) || self.biographies.is_some() {
+            return false;
+        }
+        let (x, bit, young) = match field {
+            None => (0, 0, false),
+            Some(Value::Int(k)) => (k as u64, 0, false),
+            Some(Value::Ptr(p)) => (p, 1, (p as usize) < self.young_end),
+        };
+        let from = i + 2;
+        // SAFETY: `i + 2 < mem.len()` (`in_range`), so `from / 64 <
+        // bits.len()` (`in_regions`' assertion: `mem.len() <= bits.len()
+        // * 64`).
+        unsafe {
+            *self.mem.get_unchecked_mut(i) = info.encode();
+            *self.mem.get_unchecked_mut(i + 1) = cc as u64;
+            *self.mem.get_unchecked_mut(from) = x;
+            // The thunk's free variable's bit cleared, the field's set.
+            let w = self.bits.get_unchecked_mut(from / 64);
+            *w = *w & !(1 << (from % 64)) | bit << (from % 64);
+        }
+        self.stats.bytes_allocated += closure_words(info.n as usize) as u64 * 8;
+        if young && i >= self.young_end {
+            self.remember(i);
+        }
+        true
     }
 
     /// Overwrite the thunk at `a`, whose info word is `info`, with an

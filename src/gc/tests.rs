@@ -441,6 +441,94 @@ fn black_holes_are_copied_small_unless_their_sizes_are_kept() {
     }
 }
 
+/// Rule 16 in place: a black hole of the constructor's size becomes the
+/// constructor (header, cost centre, fields and their pointer bits),
+/// counted as allocated but taking no fresh words; one of another size,
+/// or of more than two payload words, or a heap that keeps biographies,
+/// is left alone (the caller allocates). An old black hole written to
+/// point to a young closure is remembered.
+#[test]
+fn a_black_hole_of_the_constructors_size_is_updated_in_place() {
+    let lambda = |n| Info {
+        tag: Tag::Lambda,
+        n,
+        index: 7,
+    };
+    let mut h = heap_with_room();
+    let leaf = h.alloc(con(1), 0, &[Value::Int(5)]).unwrap();
+    // Thunks of 0, 1 and 2 free variables, made black holes.
+    let t0 = h.alloc(lambda(0), 9, &[]).unwrap();
+    let t1 = h.alloc(lambda(1), 9, &[Value::Ptr(leaf)]).unwrap();
+    let t2 = h
+        .alloc(lambda(2), 9, &[Value::Ptr(leaf), Value::Ptr(leaf)])
+        .unwrap();
+    let t3 = h
+        .alloc(lambda(3), 9, &[Value::Int(1), Value::Int(2), Value::Int(3)])
+        .unwrap();
+    for t in [t0, t1, t2, t3] {
+        h.blackhole(t, Tag::BlackHole);
+    }
+    let (hp, allocated) = (h.hp, h.stats.bytes_allocated);
+    let i_hash = |x| [Value::Int(x)];
+    // An `I#` fits the black holes of 0 and 1 free variables, a pair
+    // that of 2, and nothing fits 3 (nor a pair 0 or 1, nor an `I#` 2).
+    assert!(!h.update_blackhole_with_con(t2, con(1), 4, &i_hash(6)));
+    assert!(!h.update_blackhole_with_con(t1, con(2), 4, &[Value::Int(1); 2]));
+    assert!(!h.update_blackhole_with_con(t3, con(3), 4, &[Value::Int(1); 3]));
+    assert!(h.update_blackhole_with_con(t0, con(1), 4, &i_hash(6)));
+    assert!(h.update_blackhole_with_con(t1, con(0), 4, &[]));
+    let pair = [Value::Int(8), Value::Ptr(leaf)];
+    assert!(h.update_blackhole_with_con(t2, con(2), 4, &pair));
+    // A closure that is no black hole (any more) is left alone.
+    assert!(!h.update_blackhole_with_con(t0, con(1), 4, &i_hash(6)));
+    assert_eq!(h.hp, hp, "no fresh words");
+    assert_eq!(h.stats.bytes_allocated, allocated + (3 + 3 + 4) * 8);
+    assert_eq!(
+        (h.info(t0), h.cc(t0), h.payload(t0, 0)),
+        (Some(con(1)), 4, Value::Int(6))
+    );
+    assert_eq!(
+        (h.info(t1), h.payload(t1, 0)),
+        (Some(con(0)), Value::Int(0))
+    );
+    assert_eq!(
+        (h.info(t2), h.payload(t2, 0), h.payload(t2, 1)),
+        (Some(con(2)), pair[0], pair[1])
+    );
+    // They are what they say to the collector too.
+    let mut r = R(vec![Value::Ptr(t0), Value::Ptr(t1), Value::Ptr(t2)]);
+    h.collect(0, &mut r).unwrap();
+    let t2 = ptr(r.0[2]);
+    assert_eq!(h.payload(ptr(h.payload(t2, 1)), 0), Value::Int(5));
+    assert_eq!(h.payload(ptr(r.0[0]), 0), Value::Int(6));
+    assert_eq!(h.used_words(), 3 + 3 + 4 + 3);
+
+    // An old black hole, updated to point to a young closure: remembered
+    // (`collect` promotes everything).
+    h.reserve(4, false, &mut r).unwrap();
+    let thunk = h
+        .alloc(lambda(2), 9, &[Value::Int(0), Value::Int(0)])
+        .unwrap();
+    let mut r = R(vec![Value::Ptr(thunk)]);
+    h.collect(0, &mut r).unwrap();
+    let old = ptr(r.0[0]);
+    assert_eq!(space(&h, old), Space::Old);
+    h.blackhole(old, Tag::BlackHole);
+    h.reserve(3, false, &mut r).unwrap();
+    let young = h.alloc(con(1), 0, &[Value::Int(3)]).unwrap();
+    assert_eq!(space(&h, young), Space::Nursery);
+    assert!(h.remembered.is_empty());
+    assert!(h.update_blackhole_with_con(old, con(2), 4, &[Value::Int(1), Value::Ptr(young)]));
+    assert_eq!(h.remembered, vec![old]);
+
+    // With biographies the thunk and its value are told apart: no.
+    let mut h = heap_with_room();
+    h.keep_biographies();
+    let t = h.alloc(lambda(1), 9, &[Value::Int(0)]).unwrap();
+    h.blackhole(t, Tag::BlackHole);
+    assert!(!h.update_blackhole_with_con(t, con(1), 4, &i_hash(6)));
+}
+
 #[test]
 fn a_request_larger_than_the_nursery_goes_to_the_old_generation() {
     let mut h = Heap::new(64 << 20);

@@ -1334,13 +1334,31 @@ impl<'a> Machine<'a> {
     }
 
     /// Rule 16: `ReturnCon c ws` with `as`, `rs` empty and an update frame on
-    /// top: overwrite `a_u` (an indirection to a new constructor closure with
-    /// the evaluating cost centre); pop the frame, `cc := cc_u`.
+    /// top: overwrite `a_u` with the constructor (in place when the black
+    /// hole has its size, else an indirection to a new constructor
+    /// closure), with the evaluating cost centre; pop the frame,
+    /// `cc := cc_u`.
     fn rule16_update_con(&mut self) -> Result<(), RuntimeError> {
         let n = match &self.s.control {
             Control::ReturnCon(_, ws) => ws.len(),
             _ => 0,
         };
+        if let (Some(a), Control::ReturnCon(c, ws)) =
+            (self.s.us.last().and_then(|f| f.update), &self.s.control)
+        {
+            let info = Info {
+                tag: Tag::Con,
+                n: n as u32,
+                index: *c,
+            };
+            let ev = self.row_cc.unwrap_or(self.cc);
+            if self.heap.update_blackhole_with_con(a, info, ev, ws) {
+                self.evaluating();
+                self.ctr(ev).words += closure_words(n) as u64;
+                self.pop_frame();
+                return Ok(());
+            }
+        }
         self.reserve(closure_words(n), Rule::R16)?;
         let ev = self.evaluating();
         let (c, ws) = match &self.s.control {

@@ -334,10 +334,18 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 if self.steps >= self.limit {
                                     return Err(self.step_limit("16"));
                                 }
-                                let v = self.alloc_returned_con(c, self.tick_cc, "16")?;
-                                let f = self.pop_frame();
-                                if let Some(a) = f.update() {
-                                    self.heap.update_with_ind(a, v);
+                                let fields = std::mem::take(&mut self.s.fields);
+                                let u = f.update().unwrap_or(Addr::MAX);
+                                let in_place = self.update_in_place(u, c, &fields);
+                                self.s.fields = fields;
+                                if in_place {
+                                    self.pop_frame();
+                                } else {
+                                    let v = self.alloc_returned_con(c, self.tick_cc, "16")?;
+                                    let f = self.pop_frame();
+                                    if let Some(a) = f.update() {
+                                        self.heap.update_with_ind(a, v);
+                                    }
                                 }
                                 self.steps += 1;
                             }
@@ -656,6 +664,31 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             self.pend_words += closure_words(n) as u64;
         }
         r
+    }
+
+    /// Rule 16's update of the black hole `u` with the constructor `c` of
+    /// fields `fs`, by the evaluating entry, written over it when it has
+    /// the room ([`Heap::update_blackhole_with_con`], which the reference
+    /// engine tries first too), the dead environments dropped; `false`,
+    /// nothing done, when it has not (the constructor is then allocated).
+    #[inline(always)]
+    pub(super) fn update_in_place(&mut self, u: Addr, c: ConId, fs: &[Value]) -> bool {
+        let info = Info {
+            tag: Tag::Con,
+            n: fs.len() as u32,
+            index: c,
+        };
+        if !self
+            .heap
+            .update_blackhole_with_con(u, info, self.tick_cc, fs)
+        {
+            return false;
+        }
+        self.drop_dead_envs();
+        if PROF {
+            self.pend_words += closure_words(fs.len()) as u64;
+        }
+        true
     }
 
     /// Rule 17a (the caller counts the step). The partial application gets

@@ -1236,7 +1236,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     /// fields and sets `at`; it checked the steps and the stacks (the
     /// continuation and update frame, then the call's cases:
     /// `fits(env_len + 7 + 3 + forced.fun_env)`). Returns the constructor
-    /// the update allocated; `None` (nothing done) when the heap has no
+    /// the update made (`a` itself when written over it); `None` (nothing
+    /// done) when the heap has no
     /// room for it without a collection, or under `--gc-stress`.
     #[inline(always)]
     fn force_int_thunk(&mut self, a: Addr, index: LambdaId, forced: &Forced) -> Option<Addr> {
@@ -1244,6 +1245,9 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         // nothing done.
         let fields = forced.field.as_slice();
         let size = closure_words(fields.len());
+        // (Room for the constructor is asked for even when the update
+        // writes it over the thunk: without it the rule loop fires the
+        // rules, to the same effect.)
         if self.gc_stress || self.heap.free_words() < size {
             return None;
         }
@@ -1282,24 +1286,35 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
             n: fields.len() as u32,
             index: forced.con,
         };
-        // SAFETY: `size <= free_words()` (checked above, and nothing was
-        // allocated since); the header (which writes 0 in the first
-        // payload word) and the field, if any, write every word of the
-        // block, as `Heap::alloc_small` would.
-        let v = unsafe {
-            let mut block = self.heap.take_block(size);
-            block.header(0, info.encode(), self.tick_cc);
-            if let Some(x) = forced.field {
-                block.field(2, x);
-            }
-            block.addr()
-        };
         let thunk = Info {
             tag: Tag::Lambda,
             n: forced.nfree,
             index,
         };
-        self.heap.update_thunk(a, thunk, v);
+        // The update writes the constructor over the thunk when it has the
+        // room, as the rules' would over its black hole
+        // (`Heap::update_blackhole_with_con`).
+        let v = if self
+            .heap
+            .update_thunk_with_con(a, thunk, info, self.tick_cc, forced.field)
+        {
+            a
+        } else {
+            // SAFETY: `size <= free_words()` (checked above, and nothing
+            // was allocated since); the header (which writes 0 in the
+            // first payload word) and the field, if any, write every word
+            // of the block, as `Heap::alloc_small` would.
+            let v = unsafe {
+                let mut block = self.heap.take_block(size);
+                block.header(0, info.encode(), self.tick_cc);
+                if let Some(x) = forced.field {
+                    block.field(2, x);
+                }
+                block.addr()
+            };
+            self.heap.update_thunk(a, thunk, v);
+            v
+        };
         // Rule 6 or 8: the return.
         self.switch(saved);
         if PROF {
@@ -1859,6 +1874,24 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         }
     }
 
+    /// Rule 16's update of the black hole `u` with the constructor `c` of
+    /// fields `fs`, by the evaluating cost centre: written over it when it
+    /// has the room ([`Heap::update_blackhole_with_con`], which the
+    /// reference engine tries first too), else allocated
+    /// ([`Machine::alloc_update`]) with `u` made an indirection to it;
+    /// `false` (nothing done) when the rule loop must fire it.
+    #[inline(always)]
+    fn update_con(&mut self, u: Addr, c: ConId, fs: &[Value]) -> bool {
+        if self.update_in_place(u, c, fs) {
+            return true;
+        }
+        let Some(v) = self.alloc_update(c, fs) else {
+            return false;
+        };
+        self.heap.update_blackhole(u, v);
+        true
+    }
+
     /// Rule 16's constructor `c` with fields `fs`, allocated by the
     /// evaluating cost centre when the heap has room (`alloc_small` says
     /// so: it allocates only without a collection), the dead
@@ -1918,27 +1951,24 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                         // only if the op loop stops before the return
                         // pops it (`unwritten`): the machine is otherwise
                         // as `pop_merged_frame` leaves it.
-                        let u = f.merged_update();
-                        let Some(v) = self.alloc_update(c, fs) else {
+                        if !self.update_con(f.merged_update(), c, fs) {
                             break 'ret;
-                        };
+                        }
                         let cont = f.unmerged();
                         self.top_cont = true;
                         self.cs_words -= FRAME_WORDS;
                         self.cc = cont.cont_cc();
                         unwritten = true;
-                        self.heap.update_blackhole(u, v);
                         self.steps += 1;
                         break cont;
                     }
                     match f.update() {
                         Some(u) => {
                             // Rule 16.
-                            let Some(v) = self.alloc_update(c, fs) else {
+                            if !self.update_con(u, c, fs) {
                                 break 'ret;
-                            };
+                            }
                             self.pop_top_frame(f);
-                            self.heap.update_blackhole(u, v);
                             self.steps += 1;
                         }
                         None => {
