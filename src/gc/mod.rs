@@ -1213,26 +1213,18 @@ impl Heap {
         // A black hole's payload words hold no pointers
         // ([`Heap::blackhole_as`], and a collection's copy keeps their
         // bits), so only the fields' pointer bits are set.
-        let (young, last) = match *fields {
+        let young = match *fields {
             // The constructors of one payload word (`2 + max(1, n)`).
             [] | [_] if room <= 1 => {
-                let (x, bit, young) = match fields.first() {
-                    None => (0, 0, false),
-                    Some(&Value::Int(k)) => (k as u64, 0, false),
-                    Some(&Value::Ptr(p)) => (p, 1, (p as usize) < self.young_end),
-                };
+                let (x, bit, young) = self.field_word(fields.first().copied());
                 // SAFETY: `from < mem.len()` (`in_range`).
                 unsafe { *self.mem.get_unchecked_mut(from) = x };
                 self.or_heap_word_bit(from, bit);
-                (young, from)
+                young
             }
             [v0, v1] if room == 2 && from + 1 < self.mem.len() => {
-                let split = |v: Value, young_end: usize| match v {
-                    Value::Int(k) => (k as u64, 0, false),
-                    Value::Ptr(p) => (p, 1, (p as usize) < young_end),
-                };
-                let (x0, bit0, young0) = split(v0, self.young_end);
-                let (x1, bit1, young1) = split(v1, self.young_end);
+                let (x0, bit0, young0) = self.field_word(Some(v0));
+                let (x1, bit1, young1) = self.field_word(Some(v1));
                 // SAFETY: `from + 1 < mem.len()` (tested above).
                 unsafe {
                     *self.mem.get_unchecked_mut(from) = x0;
@@ -1240,21 +1232,42 @@ impl Heap {
                 }
                 self.or_heap_word_bit(from, bit0);
                 self.or_heap_word_bit(from + 1, bit1);
-                (young0 | young1, from + 1)
+                young0 | young1
             }
             _ => return false,
         };
-        debug_assert!(last < self.mem.len());
-        // SAFETY: `i + 1 < mem.len()` (`in_range`).
+        self.in_place_header(i, info, cc, young);
+        true
+    }
+
+    /// A constructor field as the heap word it is written as, its pointer
+    /// bit, and whether it points into the young generation (`None`: the
+    /// payload word of a constructor without fields).
+    #[inline(always)]
+    fn field_word(&self, v: Option<Value>) -> (Word, u64, bool) {
+        match v {
+            None => (0, 0, false),
+            Some(Value::Int(k)) => (k as u64, 0, false),
+            Some(Value::Ptr(p)) => (p, 1, (p as usize) < self.young_end),
+        }
+    }
+
+    /// What an update in place does besides its payload: the
+    /// constructor's header over the closure at `i` (`i + 1 < mem.len()`,
+    /// the caller's `in_range`), its words counted as allocated, and the
+    /// write barrier (`young`: a field points into the young generation).
+    #[inline(always)]
+    fn in_place_header(&mut self, i: usize, info: Info, cc: u32, young: bool) {
+        debug_assert!(i + 1 < self.mem.len());
+        // SAFETY: `i + 1 < mem.len()` (the caller's `in_range`).
         unsafe {
             *self.mem.get_unchecked_mut(i) = info.encode();
             *self.mem.get_unchecked_mut(i + 1) = cc as u64;
         }
-        self.stats.bytes_allocated += closure_words(fields.len()) as u64 * 8;
+        self.stats.bytes_allocated += info.size() as u64 * 8;
         if young && i >= self.young_end {
             self.remember(i);
         }
-        true
     }
 
     /// [`Heap::update_blackhole_with_con`] for a thunk evaluated at once
@@ -1279,27 +1292,18 @@ impl Heap {
         if thunk.n > 1 || !self.in_range(a) || self.biographies.is_some() {
             return false;
         }
-        let (x, bit, young) = match field {
-            None => (0, 0, false),
-            Some(Value::Int(k)) => (k as u64, 0, false),
-            Some(Value::Ptr(p)) => (p, 1, (p as usize) < self.young_end),
-        };
+        let (x, bit, young) = self.field_word(field);
         let from = i + 2;
         // SAFETY: `i + 2 < mem.len()` (`in_range`), so `from / 64 <
         // bits.len()` (`in_regions`' assertion: `mem.len() <= bits.len()
         // * 64`).
         unsafe {
-            *self.mem.get_unchecked_mut(i) = info.encode();
-            *self.mem.get_unchecked_mut(i + 1) = cc as u64;
             *self.mem.get_unchecked_mut(from) = x;
             // The thunk's free variable's bit cleared, the field's set.
             let w = self.bits.get_unchecked_mut(from / 64);
             *w = *w & !(1 << (from % 64)) | bit << (from % 64);
         }
-        self.stats.bytes_allocated += closure_words(info.n as usize) as u64 * 8;
-        if young && i >= self.young_end {
-            self.remember(i);
-        }
+        self.in_place_header(i, info, cc, young);
         true
     }
 

@@ -1322,9 +1322,14 @@ impl<'a> Machine<'a> {
 
     /// The cost centre a row of pops works under (hidden execution).
     fn evaluating(&mut self) -> u32 {
-        let e = self.row_cc.unwrap_or(self.cc);
+        let e = self.evaluating_cc();
         self.row_cc = Some(e);
         e
+    }
+
+    /// [`Machine::evaluating`] without starting the row.
+    fn evaluating_cc(&self) -> u32 {
+        self.row_cc.unwrap_or(self.cc)
     }
 
     fn pop_frame(&mut self) -> Frame {
@@ -1351,7 +1356,7 @@ impl<'a> Machine<'a> {
                 n: n as u32,
                 index: *c,
             };
-            let ev = self.row_cc.unwrap_or(self.cc);
+            let ev = self.evaluating_cc();
             if self.heap.update_blackhole_with_con(a, info, ev, ws) {
                 self.evaluating();
                 self.ctr(ev).words += closure_words(n) as u64;

@@ -327,21 +327,22 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 None,
                             ));
                         }
-                        match self.top_frame() {
+                        match self.top_frame().map(|f| f.update()) {
                             None => return Ok(()),
-                            Some(f) if f.update().is_some() => {
+                            Some(Some(u)) => {
                                 // Rule 16.
                                 if self.steps >= self.limit {
                                     return Err(self.step_limit("16"));
                                 }
                                 let fields = std::mem::take(&mut self.s.fields);
-                                let u = f.update().unwrap_or(Addr::MAX);
                                 let in_place = self.update_in_place(u, c, &fields);
                                 self.s.fields = fields;
                                 if in_place {
                                     self.pop_frame();
                                 } else {
                                     let v = self.alloc_returned_con(c, self.tick_cc, "16")?;
+                                    // (The allocation may have collected:
+                                    // the frame has the closure's address.)
                                     let f = self.pop_frame();
                                     if let Some(a) = f.update() {
                                         self.heap.update_with_ind(a, v);
@@ -349,7 +350,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 }
                                 self.steps += 1;
                             }
-                            Some(_) => {
+                            Some(None) => {
                                 // Rule 16′.
                                 if self.steps >= self.limit {
                                     return Err(self.step_limit("16′"));
