@@ -445,12 +445,17 @@
       }
       case "16": {
         const thunk = frame && frame.update;
-        const made = r.heap.alloc[0];
-        return `The constructor <code>${esc(c.con)}</code> meets the update frame of ${valHtml(thunk)} with empty argument and return stacks: ${valHtml(
-          thunk
-        )} is overwritten with an indirection to ${valHtml("@" + made.id)}, a new constructor closure carrying the evaluating cost centre ${entryHtml(
-          made.cc
-        )}; the frame is popped and the demanding cost centre it saved, ${entryHtml(S.cc)}, is current again.`;
+        const made = r.heap.alloc && r.heap.alloc[0];
+        // The black hole has the constructor's size: the constructor is
+        // written over it (TRACE-FORMAT.md, `update`), nothing is allocated.
+        const written = made
+          ? `${valHtml(thunk)} is overwritten with an indirection to ${valHtml("@" + made.id)}, a new constructor closure carrying the evaluating cost centre ${entryHtml(
+              made.cc
+            )}`
+          : `${valHtml(thunk)} is overwritten with the constructor itself (its black hole has the constructor's size, so no new closure is needed), carrying the evaluating cost centre ${entryHtml(
+              r.heap.update[0].cc
+            )}`;
+        return `The constructor <code>${esc(c.con)}</code> meets the update frame of ${valHtml(thunk)} with empty argument and return stacks: ${written}; the frame is popped and the demanding cost centre it saved, ${entryHtml(S.cc)}, is current again.`;
       }
       case "16′":
         return `The value meets a restore frame: pop it, and the cost centre it saved, ${entryHtml(S.cc)}, is current again. Nothing is updated.`;
