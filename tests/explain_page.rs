@@ -377,6 +377,7 @@ fn the_tutorials_steps_fire_the_rules_it_says() {
                 (16, "15"),
                 (21, "2"),
                 (28, "16"),
+                (39, "16"),
             ],
         ),
         ("scc_pair", &[(6, "16′"), (8, "15")]),
@@ -417,4 +418,24 @@ fn the_tutorials_steps_fire_the_rules_it_says() {
             assert_eq!(fired, Some(*rule), "{name}: step {step}");
         }
     }
+    // Step 39's rule 16 writes the `Cons` over the black hole of `@72`
+    // (the page's ids are the JSON trace's): nothing is allocated.
+    let program = corpus::repo("programs").join("paper_map_scc.stg");
+    let out = cli_common::stg_run(&[program.display().to_string(), "--trace=json".to_string()]);
+    let step = cli_common::text(&out.stderr)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Json>(l).ok())
+        .find(|r| r["step"] == 39)
+        .expect("a record of step 39");
+    assert_eq!(step["heap"].get("alloc"), None, "{step}");
+    let updated = &step["heap"]["update"][0];
+    assert_eq!(
+        (&updated["id"], &updated["kind"], &updated["con"]),
+        (
+            &Json::from(72),
+            &Json::from("constructor"),
+            &Json::from("Cons")
+        ),
+        "{step}"
+    );
 }
