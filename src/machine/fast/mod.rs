@@ -649,17 +649,31 @@ fn visit_update_frames(
     let mut start = from;
     while start < cs.len() {
         let end = (start + FRAME_RUN).min(cs.len());
+        let frames = &mut cs[start..end];
         run.clear();
-        run.extend(
-            cs[start..end]
-                .iter()
-                .filter_map(|fr| fr.update().map(Value::Ptr)),
-        );
+        run.reserve(frames.len());
+        for fr in frames.iter() {
+            if let Some(a) = fr.update() {
+                // SAFETY: `reserve` made room for one value a frame.
+                unsafe {
+                    let n = run.len();
+                    run.as_mut_ptr().add(n).write(Value::Ptr(a));
+                    run.set_len(n + 1);
+                }
+            }
+        }
         f(run);
+        // Put back: the `k`th update frame's closure is `run[k]` (the
+        // collector keeps a run's length).
         let mut moved = run.iter();
-        for (i, fr) in (start..end).zip(&mut cs[start..end]) {
-            if fr.is_update() && put_back(fr, moved.next(), young_end) {
-                young(i);
+        for (k, fr) in frames.iter_mut().enumerate() {
+            if fr.is_update()
+                && let Some(&Value::Ptr(b)) = moved.next()
+            {
+                fr.set_update(b);
+                if b < young_end {
+                    young(start + k);
+                }
             }
         }
         start = end;
