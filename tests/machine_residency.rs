@@ -2,7 +2,9 @@
 //! free variables, as GHC's does. A continuation around a walk of a list
 //! whose alternatives do not use the list lets the walk free the cells as
 //! it goes; one whose alternatives use it keeps the whole list. Measured
-//! by heap censuses on both engines, which must agree to the byte.
+//! by heap censuses on both engines, which must agree to the byte. And what
+//! an update frame keeps alive: its thunk, for the collector, only when
+//! something else reaches it; for a census, always.
 
 mod engines_common;
 
@@ -148,4 +150,93 @@ fn stats_residency_includes_the_end_of_the_run() {
         during < with_end,
         "the collections during the run saw less ({during} bytes) than the end ({with_end})"
     );
+}
+
+/// A `foldr` of `N` elements: `N` update frames deep at its deepest, each
+/// frame's thunk (the fold of the rest) reached by nothing but its frame
+/// (`plusInt` has taken it from its environment to evaluate it).
+fn deep_fold() -> String {
+    format!(
+        "big = {{}} \\r {{}} -> I# {{{N}#}}\n\
+         one = {{}} \\r {{}} -> I# {{1#}}\n\
+         zero = {{}} \\r {{}} -> I# {{0#}}\n\
+         main = {{}} \\u {{}} ->\n  let xs = {{}} \\u {{}} -> enumFromTo {{one, big}}\n  in foldr {{plusInt, zero, xs}}\n"
+    )
+}
+
+/// The sum `deep_fold` prints.
+const FOLD_SUM: u64 = N * (N + 1) / 2;
+
+/// An update frame does not keep its thunk alive for the collector when
+/// nothing else reaches it (docs/DECISIONS.md, "Dead updatees"): with a
+/// collection at every allocation, `--stats`' maximum residency of the
+/// deep fold stays far below one black hole (3 words) a frame, on both
+/// engines alike.
+#[test]
+fn an_update_frame_alone_does_not_keep_its_thunk() {
+    let l = load_text("fold.stg", &deep_fold(), true, AutoCc::None).unwrap();
+    let mut got = Vec::new();
+    for engine in [Engine::Reference, Engine::Fast] {
+        let options = RunOptions {
+            engine,
+            gc_stress: true,
+            ..Default::default()
+        };
+        let mut out = Vec::new();
+        let mut trace = Vec::new();
+        let r = machine::run(&l.program, &l.sources, &options, &mut out, &mut trace);
+        assert_eq!(r.error, None);
+        assert_eq!(String::from_utf8(out).unwrap(), format!("{FOLD_SUM}\n"));
+        got.push((r.stats.max_residency_bytes, r.stats.bytes_copied));
+    }
+    assert_eq!(got[0], got[1], "both engines keep the same closures");
+    let residency = got[0].0;
+    assert!(
+        residency < N * 24 / 10,
+        "the frames' thunks are not kept: {residency} bytes at most (one black hole a frame is {})",
+        N * 24
+    );
+}
+
+/// A heap census counts every thunk under evaluation, as GHC's does: the
+/// deep fold's censuses see its black holes, one a frame.
+#[test]
+fn a_census_counts_the_thunks_under_evaluation() {
+    let l = load_text("fold.stg", &deep_fold(), true, AutoCc::None).unwrap();
+    let (reference, out, error) = peak(&l, Engine::Reference);
+    assert_eq!(error, None);
+    assert_eq!(out, format!("{FOLD_SUM}\n"));
+    let (fast, _, _) = peak(&l, Engine::Fast);
+    assert_eq!(reference, fast, "both engines keep the same closures alive");
+    // The censuses every 2,000 steps miss the deepest frames.
+    assert!(
+        reference >= N * 24 / 10 * 9,
+        "one black hole a frame: peak {reference} bytes for {N} frames"
+    );
+}
+
+/// A runtime error under a frame whose thunk a collection found dead
+/// still names the thunk, as it did when the thunk was kept: the frame
+/// keeps its lambda.
+#[test]
+fn an_error_under_a_dead_updatee_names_its_thunk() {
+    let text = "main = {} \\u {} ->\n  let t = {} \\u {} -> let xs = {} \\u {} -> Nil {} in head {xs}\n  in case t {} of\n       I# {n} -> I# {n}\n";
+    let l = load_text("t.stg", text, true, AutoCc::None).unwrap();
+    for engine in [Engine::Reference, Engine::Fast] {
+        for gc_stress in [false, true] {
+            let options = RunOptions {
+                engine,
+                gc_stress,
+                ..Default::default()
+            };
+            let mut out = Vec::new();
+            let mut trace = Vec::new();
+            let r = machine::run(&l.program, &l.sources, &options, &mut out, &mut trace);
+            let e = r.error.expect("head of an empty list").to_string();
+            assert!(
+                e.contains("while evaluating `main.t` at t.stg:2:"),
+                "{engine:?} gc_stress={gc_stress}: {e}"
+            );
+        }
+    }
 }

@@ -142,7 +142,11 @@ impl Heap {
             shrink_black_holes: !self.keeps_black_hole_sizes,
         }
         .within_the_heap();
-        roots.visit_young_roots(&mut |vs| ev.evacuate_all(vs));
+        let apart = !self.keeps_updatees
+            && roots.visit_roots_but_updatees(true, &mut |vs| ev.evacuate_all(vs));
+        if !apart {
+            roots.visit_young_roots(&mut |vs| ev.evacuate_all(vs));
+        }
         for &r in &self.remembered {
             ev.scan_closure(r as usize);
         }
@@ -150,6 +154,9 @@ impl Heap {
             ev.scan_word(a as usize);
         }
         ev.scan(self.unscanned_from.min(promoted_from), aged_to);
+        if apart {
+            ev.settle_updatees(roots);
+        }
         let (free, aged_free) = (ev.free, ev.aged_free);
         self.remembered_words = remembered;
         self.old_top = free;
@@ -221,8 +228,15 @@ impl Heap {
             shrink_black_holes: !self.keeps_black_hole_sizes,
         }
         .within_the_heap();
-        roots.visit_roots(&mut |vs| ev.evacuate_all(vs));
+        let apart = !self.keeps_updatees
+            && roots.visit_roots_but_updatees(false, &mut |vs| ev.evacuate_all(vs));
+        if !apart {
+            roots.visit_roots(&mut |vs| ev.evacuate_all(vs));
+        }
         ev.scan(to, aged_to);
+        if apart {
+            ev.settle_updatees(roots);
+        }
         let aged_free = ev.aged_free;
         let old_live = ev.free - to;
         if let Some(b) = &mut self.biographies {
@@ -441,6 +455,46 @@ impl Evacuation<'_> {
             if let Value::Ptr(a) = *v {
                 *v = Value::Ptr(self.evacuate::<ALSO, AGE>(a));
             }
+        }
+    }
+
+    /// Once everything live but the updatees has been copied and
+    /// scanned: each updatee the machine hands over (see "Updatees" in
+    /// the module doc of [`crate::gc`]) that lies in a space collected
+    /// is rewritten to its copy's place if something else reached it, or
+    /// to a dead updatee if nothing did. Outside the spaces collected
+    /// (an old one in a minor collection), it is left as it is. What is
+    /// not a black hole (only ever a corrupt heap's) is evacuated as a
+    /// root, and what that copies scanned.
+    fn settle_updatees(&mut self, roots: &mut dyn Roots) {
+        let (old_scan, aged_scan) = (self.free, self.aged_free);
+        roots.visit_updatees(&mut |vs| specialised!(self.settle_values(vs)));
+        if (self.free, self.aged_free) != (old_scan, aged_scan) {
+            self.scan(old_scan, aged_scan);
+        }
+    }
+
+    /// [`Evacuation::settle_updatees`] of a run of updatees.
+    #[inline(always)]
+    fn settle_values<const ALSO: bool, const AGE: bool>(&mut self, vs: &mut [Value]) {
+        const FORWARD: u64 = Tag::Forward as u64;
+        const BLACK_HOLE: u64 = Tag::BlackHole as u64;
+        for v in vs {
+            let Value::Ptr(a) = *v else { continue };
+            let i = a as usize;
+            if !(i < self.young_end || self.collected_past_nursery::<ALSO>(i))
+                || i + 2 >= self.mem.len()
+            {
+                continue;
+            }
+            // SAFETY: `i + 2 < mem.len()`, just checked.
+            let w = unsafe { *self.mem.get_unchecked(i) };
+            *v = Value::Ptr(match w & 0xff {
+                // SAFETY: as above.
+                FORWARD => unsafe { *self.mem.get_unchecked(i + 2) },
+                BLACK_HOLE => super::dead_updatee((w >> 32) as u32),
+                _ => self.evacuate::<ALSO, AGE>(a),
+            });
         }
     }
 

@@ -120,6 +120,29 @@
 //!   are. `--gc-stress` makes every other major collection compacting,
 //!   whatever the old generation's size.
 //!
+//! # Updatees
+//!
+//! The closure an update frame will update (its *updatee*) is a black
+//! hole: a thunk under evaluation. When nothing but its update frames
+//! reaches it, nothing can enter or read it again, and its update writes
+//! a value no one will read. So a collection hands the updatees over
+//! apart from the other roots ([`Roots::visit_roots_but_updatees`], then
+//! [`Roots::visit_updatees`] once everything else live has been copied):
+//! an updatee that was copied meanwhile (something else reaches it) is
+//! kept, at its new place; one that was not is dead, and its frame gets
+//! a **dead updatee** ([`dead_updatee`]), an address past the heap that
+//! keeps the black hole's lambda ([`Heap::updatee_info`]: an error
+//! raised under the frame still names the thunk). An update of a dead
+//! updatee writes nothing but counts its words as allocated, as an update
+//! in place does ([`Heap::update_blackhole_with_con`]); the indirection
+//! and partial-application updates do nothing for it (they look up the
+//! closure first). The deep stack of a non-tail-recursive function
+//! (`foldr`'s) is then no longer copied and promoted one black hole a
+//! level at each collection (docs/PERFORMANCE.md, "Dead updatees").
+//! Heaps that take censuses, keep biographies or collect for an observer
+//! keep every updatee ([`Heap::keep_updatees`]): a census counts a thunk
+//! under evaluation as live, as GHC's does.
+//!
 //! When even a major collection leaves no room for a request, allocation
 //! fails with [`HeapExhausted`]. `--gc-stress` makes every reservation
 //! collect: a minor collection, and a major one every
@@ -270,6 +293,25 @@ pub const STRESS_MAJOR_EVERY: u64 = 8;
 /// the machine can start (the limit's error then comes from the program).
 const MIN_SPACE_WORDS: usize = 64;
 
+/// The bit that marks a dead updatee (see "Updatees" above): its address
+/// is this bit and the black hole's lambda id, past every address of a
+/// heap of fewer words (a heap of this many words or more keeps its
+/// updatees). Below 2^36, so that the fast engine's merged entries hold
+/// it as they hold any address.
+pub const DEAD_UPDATEE: Addr = 1 << 35;
+
+/// The dead updatee of a black hole of the lambda `index`.
+#[inline]
+pub fn dead_updatee(index: u32) -> Addr {
+    DEAD_UPDATEE | index as Addr
+}
+
+/// Is `a` a dead updatee ([`dead_updatee`])?
+#[inline]
+pub fn is_dead_updatee(a: Addr) -> bool {
+    a >> 35 == 1
+}
+
 /// The machine's roots, visited by the collector, which rewrites each
 /// pointer to the closure's new address. The machine hands them over a
 /// run of values at a time (a stack, an environment; one value is a run of
@@ -299,6 +341,25 @@ pub trait Roots {
     /// ([`Roots::visit_roots`]).
     fn visit_roots_in_place(&mut self, f: &mut dyn FnMut(&mut [Value])) {
         self.visit_roots(f)
+    }
+
+    /// The roots but the updatees (the closures of the update frames: see
+    /// "Updatees" in the module doc), for a collection that hands those
+    /// over next, in [`Roots::visit_updatees`]: with `young`, those
+    /// [`Roots::visit_young_roots`] would hand over, otherwise those of
+    /// [`Roots::visit_roots`]. `false`, having visited nothing, for a
+    /// machine that cannot hand them over apart (the default): the
+    /// collector then visits all its roots at once.
+    fn visit_roots_but_updatees(&mut self, young: bool, f: &mut dyn FnMut(&mut [Value])) -> bool {
+        let _ = (young, f);
+        false
+    }
+
+    /// The updatees the last [`Roots::visit_roots_but_updatees`] left
+    /// out, in the same collection: the collector rewrites each to its
+    /// closure's new place or to a dead updatee.
+    fn visit_updatees(&mut self, f: &mut dyn FnMut(&mut [Value])) {
+        let _ = f;
     }
 }
 
@@ -446,6 +507,9 @@ pub struct Heap {
     /// Black holes keep their size when copied
     /// ([`Heap::keep_black_hole_sizes`]).
     keeps_black_hole_sizes: bool,
+    /// Collections keep every updatee ([`Heap::keep_updatees`]; see
+    /// "Updatees" in the module doc).
+    keeps_updatees: bool,
     /// The limit in force, in bytes, for messages.
     limit_bytes: u64,
     /// Where a default limit came from, for messages (`None`: a flag).
@@ -569,6 +633,8 @@ impl Heap {
         mem.advise_huge(0..nursery);
         mem.advise_huge(nursery + 2 * survivor..mem.len());
         let young_end = nursery + 2 * survivor;
+        // A dead updatee's address must lie past the heap's.
+        let keeps_updatees = mem.len() as u64 >= DEAD_UPDATEE;
         let mut h = Heap {
             header_end: mem.len().saturating_sub(2),
             mem,
@@ -594,6 +660,7 @@ impl Heap {
             stress_count: 0,
             majors_only: false,
             keeps_black_hole_sizes: false,
+            keeps_updatees,
             limit_bytes,
             default_of,
             stats: HeapStats::default(),
@@ -610,6 +677,7 @@ impl Heap {
     pub fn keep_biographies(&mut self) {
         self.majors_only = true;
         self.keeps_black_hole_sizes = true;
+        self.keeps_updatees = true;
         self.biographies = Some(Box::new(Biographies::new(self.mem.len())));
     }
 
@@ -622,6 +690,17 @@ impl Heap {
     /// the bytes copied and the residency count the smaller copies.
     pub fn keep_black_hole_sizes(&mut self) {
         self.keeps_black_hole_sizes = true;
+        self.keeps_updatees = true;
+    }
+
+    /// Keep every updatee from now on, as a root like any other, for a
+    /// run whose censuses count thunks under evaluation, or whose trace
+    /// shows update frames' addresses: a collection then never makes one
+    /// a dead updatee (see "Updatees" in the module doc). Nothing else a
+    /// program can observe changes, but the bytes copied and the
+    /// residency count the black holes kept.
+    pub fn keep_updatees(&mut self) {
+        self.keeps_updatees = true;
     }
 
     /// Take the closures' biographies out of the heap (to read the heap
@@ -1035,6 +1114,20 @@ impl Heap {
         Info::decode(self.mem[a as usize])
     }
 
+    /// [`Heap::info`] of an update frame's closure, a dead updatee
+    /// included: the black hole of its lambda (of no payload), so that
+    /// what describes a frame's thunk describes it alike.
+    pub fn updatee_info(&self, a: Addr) -> Option<Info> {
+        if is_dead_updatee(a) {
+            return Some(Info {
+                tag: Tag::BlackHole,
+                n: 0,
+                index: a as u32,
+            });
+        }
+        self.info(a)
+    }
+
     pub fn set_info(&mut self, a: Addr, info: Info) {
         self.mem[a as usize] = info.encode();
     }
@@ -1201,7 +1294,7 @@ impl Heap {
         // (`in_range`: `i + 2 < mem.len()`), which is all a black hole of
         // one payload word has.
         if !self.in_range(a) || self.biographies.is_some() {
-            return false;
+            return self.update_dead(a, info);
         }
         // SAFETY: `i < i + 2 < mem.len()` (`in_range`).
         let w = unsafe { *self.mem.get_unchecked(i) };
@@ -1237,6 +1330,19 @@ impl Heap {
             _ => return false,
         };
         self.in_place_header(i, info, cc, young);
+        true
+    }
+
+    /// [`Heap::update_blackhole_with_con`] of an address outside the heap:
+    /// for a dead updatee, nothing to write (no one reads the closure),
+    /// the constructor's words counted as allocated, as in place, and
+    /// `true`; otherwise `false`.
+    #[inline(never)]
+    fn update_dead(&mut self, a: Addr, info: Info) -> bool {
+        if !is_dead_updatee(a) {
+            return false;
+        }
+        self.stats.bytes_allocated += info.size() as u64 * 8;
         true
     }
 
@@ -1477,5 +1583,6 @@ impl Heap {
     /// trace's tracer) expects. Nothing else a program can observe changes.
     pub fn collect_majors_only(&mut self) {
         self.majors_only = true;
+        self.keeps_updatees = true;
     }
 }

@@ -441,6 +441,104 @@ fn black_holes_are_copied_small_unless_their_sizes_are_kept() {
     }
 }
 
+/// Roots with update frames: `others`, then the update frames' closures
+/// (`updatees`) apart, as the engines hand them over.
+struct Frames {
+    others: Vec<Value>,
+    updatees: Vec<Value>,
+}
+
+impl Roots for Frames {
+    fn visit_roots(&mut self, f: &mut dyn FnMut(&mut [Value])) {
+        f(&mut self.others);
+        f(&mut self.updatees);
+    }
+
+    fn visit_roots_but_updatees(&mut self, _young: bool, f: &mut dyn FnMut(&mut [Value])) -> bool {
+        f(&mut self.others);
+        true
+    }
+
+    fn visit_updatees(&mut self, f: &mut dyn FnMut(&mut [Value])) {
+        f(&mut self.updatees);
+    }
+}
+
+/// An updatee that something else reaches is copied and its frame moved
+/// with it; one that only its frame reaches is not copied, and its frame
+/// gets the dead updatee of its lambda, whose update writes nothing but
+/// counts the words (the indirection's and the partial application's do
+/// nothing). In minor and major collections alike; a heap that keeps its
+/// updatees copies both.
+#[test]
+fn an_updatee_only_its_frame_reaches_is_dead() {
+    for keep in [false, true] {
+        for major in [false, true] {
+            let what = format!("keep={keep} major={major}");
+            let mut h = Heap::new(64 << 20);
+            if keep {
+                h.keep_updatees();
+            }
+            let mut r = Frames {
+                others: vec![],
+                updatees: vec![],
+            };
+            h.reserve(30, false, &mut r).unwrap();
+            let lambda = |index| Info {
+                tag: Tag::Lambda,
+                n: 2,
+                index,
+            };
+            let shared = h
+                .alloc(lambda(7), 9, &[Value::Int(1), Value::Int(2)])
+                .unwrap();
+            let alone = h
+                .alloc(lambda(8), 9, &[Value::Int(1), Value::Int(2)])
+                .unwrap();
+            h.blackhole(shared, Tag::BlackHole);
+            h.blackhole(alone, Tag::BlackHole);
+            let holder = h.alloc(con(1), 0, &[Value::Ptr(shared)]).unwrap();
+            r.others = vec![Value::Ptr(holder)];
+            r.updatees = vec![Value::Ptr(shared), Value::Ptr(alone)];
+            if major {
+                h.collect(0, &mut r).unwrap();
+            } else {
+                // The first `--gc-stress` reservation: a minor collection.
+                h.reserve(3, true, &mut r).unwrap();
+            }
+            let s = ptr(r.updatees[0]);
+            assert_eq!(h.payload(ptr(r.others[0]), 0), Value::Ptr(s), "{what}");
+            let bh = |index| (Tag::BlackHole, index);
+            let tag_index = |i: Info| (i.tag, i.index);
+            assert_eq!(h.info(s).map(tag_index), Some(bh(7)), "{what}");
+            let a = ptr(r.updatees[1]);
+            // The holder and one or two black holes, 3 words each.
+            let copied = if keep { 9 * 8 } else { 6 * 8 };
+            assert_eq!(h.stats.bytes_copied, copied, "{what}");
+            if keep {
+                assert_eq!(h.info(a).map(tag_index), Some(bh(8)), "{what}");
+                continue;
+            }
+            assert_eq!(a, dead_updatee(8), "{what}");
+            assert!(is_dead_updatee(a) && !is_dead_updatee(s), "{what}");
+            assert_eq!(h.info(a), None, "{what}");
+            assert_eq!(h.updatee_info(a).map(tag_index), Some(bh(8)), "{what}");
+            assert_eq!(h.updatee_info(s), h.info(s), "{what}");
+            let (hp, allocated) = (h.hp, h.stats.bytes_allocated);
+            let pair = [Value::Int(1), Value::Ptr(s)];
+            assert!(h.update_blackhole_with_con(a, con(2), 4, &pair), "{what}");
+            assert_eq!(h.stats.bytes_allocated, allocated + 4 * 8, "{what}");
+            assert_eq!(h.hp, hp, "{what}: no fresh words");
+            h.update_blackhole(a, s);
+            h.update_with_ind(a, s);
+            assert_eq!((h.hp, h.used_words()), (hp, h.used_words()), "{what}");
+            // A later collection leaves the dead updatee as it is.
+            h.collect(0, &mut r).unwrap();
+            assert_eq!(r.updatees[1], Value::Ptr(dead_updatee(8)), "{what}");
+        }
+    }
+}
+
 /// Rule 16 in place: a black hole of the constructor's size becomes the
 /// constructor (header, cost centre, fields and their pointer bits),
 /// counted as allocated but taking no fresh words; one of another size,

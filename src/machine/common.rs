@@ -59,16 +59,22 @@ pub(crate) fn alloc_globals(
 /// or (`None`: an allocation that found no room after a reservation made
 /// it, which cannot happen) the heap's own figures.
 /// The heap of a run: `--max-heap` (or its default), keeping the closures'
-/// biographies when the run's heap profile is by biography, and black
-/// holes' sizes when it takes heap censuses.
+/// biographies when the run's heap profile is by biography, black holes'
+/// sizes and every updatee when it takes heap censuses, and every
+/// updatee when it is traced (see "Updatees" in [`crate::gc`]).
 pub(crate) fn new_heap(options: &crate::machine::RunOptions) -> Heap {
     let mut heap = Heap::with_limit(&crate::gc::memory_limit::heap_limit(options.max_heap));
     if options.heap_profile == Some(crate::machine::heap_profile::HeapProfileBy::Biography) {
         heap.keep_biographies();
     }
     if options.heap_profile.is_some() {
-        // A census counts a black hole at its full size.
+        // A census counts a black hole at its full size, and every thunk
+        // under evaluation (`keep_black_hole_sizes` keeps the updatees).
         heap.keep_black_hole_sizes();
+    }
+    if options.trace.is_some() {
+        // The trace shows update frames' closures by address.
+        heap.keep_updatees();
     }
     heap
 }
@@ -88,7 +94,7 @@ pub(crate) fn heap_limit(heap: &Heap, e: Option<HeapExhausted>) -> ErrorKind {
 /// The closure at `a` as messages name it: its binding's name (`outer.inner`
 /// for nested ones), its constructor, or its kind.
 pub(crate) fn closure_desc(code: &Code, heap: &Heap, a: Addr) -> String {
-    match heap.info(a) {
+    match heap.updatee_info(a) {
         Some(i) => match i.tag {
             Tag::Lambda | Tag::BlackHole | Tag::Entered => code
                 .lambdas
@@ -106,7 +112,7 @@ pub(crate) fn closure_desc(code: &Code, heap: &Heap, a: Addr) -> String {
 
 /// Where the lambda form of the closure at `a` is written, if it has one.
 pub(crate) fn closure_span(code: &Code, heap: &Heap, a: Addr) -> Option<Span> {
-    match heap.info(a) {
+    match heap.updatee_info(a) {
         Some(i) if matches!(i.tag, Tag::Lambda | Tag::BlackHole | Tag::Entered) => {
             code.lambdas.get(i.index as usize).map(|l| l.span)
         }

@@ -245,6 +245,13 @@ struct State {
 
 impl Roots for State {
     fn visit_roots(&mut self, f: &mut dyn FnMut(&mut [Value])) {
+        self.visit_roots_but_updatees(false, f);
+        self.visit_updatees(f);
+    }
+
+    /// Every root but the update frames' closures (a minor collection,
+    /// `young`, gets them all too).
+    fn visit_roots_but_updatees(&mut self, _young: bool, f: &mut dyn FnMut(&mut [Value])) -> bool {
         match &mut self.control {
             Control::Eval(_, env) | Control::ReturnCon(_, env) => f(env),
             Control::Enter(v) => f(std::slice::from_mut(v)),
@@ -254,6 +261,12 @@ impl Roots for State {
         for c in &mut self.rs {
             f(&mut c.saved);
         }
+        f(&mut self.globals);
+        self.printer.roots(f);
+        true
+    }
+
+    fn visit_updatees(&mut self, f: &mut dyn FnMut(&mut [Value])) {
         for fr in &mut self.us {
             if let Some(a) = fr.update {
                 let mut v = [Value::Ptr(a)];
@@ -263,8 +276,6 @@ impl Roots for State {
                 }
             }
         }
-        f(&mut self.globals);
-        self.printer.roots(f);
     }
 }
 

@@ -453,6 +453,11 @@ struct St {
     young_vals: Vec<u32>,
     young_frames: Vec<u32>,
     young_end: Addr,
+    /// Set by [`St::visit_but_updatees`] for [`St::visit_updatees`]: the
+    /// first update frame whose closure it hands over (0: all of them),
+    /// and `cs_low` at that visit (none below it is left young).
+    frames_from: usize,
+    frames_low: usize,
 }
 
 impl St {
@@ -549,6 +554,13 @@ impl St {
     /// looks for young roots only among those written since, not in the
     /// whole of a deep stack.
     fn visit(&mut self, all: bool, f: &mut dyn FnMut(&mut [Value])) {
+        self.visit_but_updatees(all, f);
+        self.visit_updatees(f);
+    }
+
+    /// [`St::visit`] but the update frames' closures, which
+    /// [`St::visit_updatees`] hands over next.
+    fn visit_but_updatees(&mut self, all: bool, f: &mut dyn FnMut(&mut [Value])) {
         let (low, cs_low) = self.since_last_visit();
         if let Ctl::Enter(v) = &mut self.ctl {
             f(std::slice::from_mut(v));
@@ -593,16 +605,29 @@ impl St {
             f(&mut self.fields);
         }
         f(&mut self.args);
-        // The update frames' closures: the older frames left pointing
-        // young, in one run, then those pushed since (or all) in runs of
-        // at most `FRAME_RUN` frames, each put back in the same order (the
-        // collector sees the same closures in the same order as in one
-        // run; a deep stack's run no longer takes a vector of its size).
-        let from = if all { 0 } else { cs_low };
+        self.printer.roots(f);
+        // The update frames' closures are next ([`St::visit_updatees`]),
+        // and the visit after this one starts from here.
+        self.frames_from = if all { 0 } else { cs_low };
+        self.frames_low = cs_low;
+        self.cs_low = self.cs.len();
+        self.floor_low = self.floor;
+        self.env_base_at_gc = self.env.0;
+    }
+
+    /// The update frames' closures the last [`St::visit_but_updatees`]
+    /// left out: the older frames left pointing young, in one run, then
+    /// those pushed since that visit's last one (or all) in runs of at
+    /// most `FRAME_RUN` frames, each put back in the same order (the
+    /// collector sees the same closures in the same order as in one run;
+    /// a deep stack's run takes no vector of its size).
+    fn visit_updatees(&mut self, f: &mut dyn FnMut(&mut [Value])) {
+        let (from, cs_low) = (self.frames_from, self.frames_low);
+        let young_end = self.young_end;
+        let mut run = Vec::new();
         let older = self.young_frames.partition_point(|&i| (i as usize) < from);
         self.young_frames.truncate(older);
         let older = std::mem::take(&mut self.young_frames);
-        run.clear();
         for &i in &older {
             run.extend(self.cs[i as usize].update().map(Value::Ptr));
         }
@@ -622,11 +647,6 @@ impl St {
             debug_assert!(i >= at, "an older update frame left young");
             young_frames.push(i as u32);
         });
-        self.printer.roots(f);
-        // The next visit starts from here.
-        self.cs_low = self.cs.len();
-        self.floor_low = self.floor;
-        self.env_base_at_gc = self.env.0;
     }
 }
 
@@ -709,6 +729,15 @@ impl Roots for St {
     /// indirection it promotes into a closure it ages).
     fn visit_young_roots(&mut self, f: &mut dyn FnMut(&mut [Value])) {
         self.visit(false, f);
+    }
+
+    fn visit_roots_but_updatees(&mut self, young: bool, f: &mut dyn FnMut(&mut [Value])) -> bool {
+        self.visit_but_updatees(!young, f);
+        true
+    }
+
+    fn visit_updatees(&mut self, f: &mut dyn FnMut(&mut [Value])) {
+        St::visit_updatees(self, f);
     }
 
     /// Every root, as [`St::visit`] with `all` hands them over, but
@@ -952,6 +981,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 young_vals: Vec::new(),
                 young_frames: Vec::new(),
                 young_end: heap.young_end(),
+                frames_from: 0,
+                frames_low: 0,
             },
             heap,
             top_cont: false,
