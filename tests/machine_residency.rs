@@ -102,6 +102,14 @@ fn a_continuation_keeps_what_its_alternatives_use() {
     );
 }
 
+/// A run of `l` with `options`, and what it printed.
+fn run_loaded(l: &Loaded, options: &RunOptions) -> (machine::RunResult, String) {
+    let mut out = Vec::new();
+    let mut trace = Vec::new();
+    let r = machine::run(&l.program, &l.sources, options, &mut out, &mut trace);
+    (r, String::from_utf8(out).unwrap())
+}
+
 /// `--stats`' maximum residency with and without the collection at the
 /// end of the run (`RunOptions::final_collection`), on both engines, for
 /// a program whose live data peaks at its end: a CAF holds the list it
@@ -115,21 +123,31 @@ fn stats_residency(final_collection: bool) -> (u64, u64) {
          main = {{}} \\u {{}} -> length {{xs}}\n"
     );
     let l = load_text("caf.stg", &text, true, AutoCc::None).unwrap();
+    let options = RunOptions {
+        final_collection,
+        ..Default::default()
+    };
+    let (residency, collections, _) = collector_figures(&l, options, &format!("{N}\n"));
+    (residency, collections)
+}
+
+/// The collector's figures of a run of `l` (maximum residency,
+/// collections, bytes copied), the same on both engines, which print
+/// `expected`.
+fn collector_figures(l: &Loaded, options: RunOptions, expected: &str) -> (u64, u64, u64) {
     let mut got = Vec::new();
     for engine in [Engine::Reference, Engine::Fast] {
         let options = RunOptions {
             engine,
-            final_collection,
-            ..Default::default()
+            ..options.clone()
         };
-        let mut out = Vec::new();
-        let mut trace = Vec::new();
-        let r = machine::run(&l.program, &l.sources, &options, &mut out, &mut trace);
+        let (r, out) = run_loaded(l, &options);
         assert_eq!(r.error, None);
-        assert_eq!(String::from_utf8(out).unwrap(), format!("{N}\n"));
-        got.push((r.stats.max_residency_bytes, r.stats.collections));
+        assert_eq!(out, expected);
+        let s = r.stats;
+        got.push((s.max_residency_bytes, s.collections, s.bytes_copied));
     }
-    assert_eq!(got[0], got[1], "both engines measure the same");
+    assert_eq!(got[0], got[1], "both engines keep the same closures");
     got[0]
 }
 
@@ -175,22 +193,11 @@ const FOLD_SUM: u64 = N * (N + 1) / 2;
 #[test]
 fn an_update_frame_alone_does_not_keep_its_thunk() {
     let l = load_text("fold.stg", &deep_fold(), true, AutoCc::None).unwrap();
-    let mut got = Vec::new();
-    for engine in [Engine::Reference, Engine::Fast] {
-        let options = RunOptions {
-            engine,
-            gc_stress: true,
-            ..Default::default()
-        };
-        let mut out = Vec::new();
-        let mut trace = Vec::new();
-        let r = machine::run(&l.program, &l.sources, &options, &mut out, &mut trace);
-        assert_eq!(r.error, None);
-        assert_eq!(String::from_utf8(out).unwrap(), format!("{FOLD_SUM}\n"));
-        got.push((r.stats.max_residency_bytes, r.stats.bytes_copied));
-    }
-    assert_eq!(got[0], got[1], "both engines keep the same closures");
-    let residency = got[0].0;
+    let options = RunOptions {
+        gc_stress: true,
+        ..Default::default()
+    };
+    let (residency, _, _) = collector_figures(&l, options, &format!("{FOLD_SUM}\n"));
     assert!(
         residency < N * 24 / 10,
         "the frames' thunks are not kept: {residency} bytes at most (one black hole a frame is {})",
@@ -229,10 +236,11 @@ fn an_error_under_a_dead_updatee_names_its_thunk() {
                 gc_stress,
                 ..Default::default()
             };
-            let mut out = Vec::new();
-            let mut trace = Vec::new();
-            let r = machine::run(&l.program, &l.sources, &options, &mut out, &mut trace);
-            let e = r.error.expect("head of an empty list").to_string();
+            let e = run_loaded(&l, &options)
+                .0
+                .error
+                .expect("head of an empty list")
+                .to_string();
             assert!(
                 e.contains("while evaluating `main.t` at t.stg:2:"),
                 "{engine:?} gc_stress={gc_stress}: {e}"
