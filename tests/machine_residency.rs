@@ -248,3 +248,39 @@ fn an_error_under_a_dead_updatee_names_its_thunk() {
         }
     }
 }
+
+/// In a heap of 2^35 words or more (600 GB: address space reserved, only
+/// what is written taken), whose own addresses may have a dead
+/// updatee's form, a live updatee copied that high is still the thunk it
+/// was: the error under its frame names it. (The collections of
+/// `--gc-stress` copy `t` into the second old space, past 2^35 words,
+/// while its frame is on the stack, after the list fills the first.)
+#[test]
+fn a_huge_heaps_high_addresses_are_not_dead_updatees() {
+    // A mapping this size needs the kernel to overcommit address space
+    // it is not asked to back (`MAP_NORESERVE`), which strict accounting
+    // refuses.
+    if std::fs::read_to_string("/proc/sys/vm/overcommit_memory").is_ok_and(|m| m.trim() == "2") {
+        eprintln!("skipped: vm.overcommit_memory is 2 (strict), no 600 GB reservation");
+        return;
+    }
+    let text = "one = {} \\r {} -> I# {1#}\nn50 = {} \\r {} -> I# {50#}\nmain = {} \\u {} ->\n  let t = {} \\u {} -> let ys = {} \\u {} -> enumFromTo {one, n50}\n                      in case length {ys} of\n                           I# {k} -> let xs = {} \\u {} -> Nil {} in head {xs}\n  in case t {} of\n       I# {n} -> I# {n}\n";
+    let l = load_text("t.stg", text, true, AutoCc::None).unwrap();
+    for engine in [Engine::Reference, Engine::Fast] {
+        let options = RunOptions {
+            engine,
+            gc_stress: true,
+            max_heap: Some(600 << 30),
+            ..Default::default()
+        };
+        let e = run_loaded(&l, &options)
+            .0
+            .error
+            .expect("head of an empty list")
+            .to_string();
+        assert!(
+            e.contains("while evaluating `main.t` at t.stg:4:"),
+            "{engine:?}: {e}"
+        );
+    }
+}

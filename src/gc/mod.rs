@@ -141,7 +141,12 @@
 //! level at each collection (docs/PERFORMANCE.md, "Dead updatees").
 //! Heaps that take censuses, keep biographies or collect for an observer
 //! keep every updatee ([`Heap::keep_updatees`]): a census counts a thunk
-//! under evaluation as live, as GHC's does.
+//! under evaluation as live, as GHC's does. So do heaps of 2^35 words or
+//! more, whose own addresses may have a dead updatee's form (only an
+//! address outside the heap is one: [`Heap::is_dead_updatee`]). A
+//! compacting major collection marks from every root at once, and so
+//! keeps the updatees it finds (the next copying collection drops those
+//! that are dead).
 //!
 //! When even a major collection leaves no room for a request, allocation
 //! fails with [`HeapExhausted`]. `--gc-stress` makes every reservation
@@ -306,7 +311,9 @@ pub fn dead_updatee(index: u32) -> Addr {
     DEAD_UPDATEE | index as Addr
 }
 
-/// Is `a` a dead updatee ([`dead_updatee`])?
+/// Has `a` the form of a dead updatee ([`dead_updatee`])? The addresses
+/// of a heap of 2^35 words or more have it too: only one outside the
+/// heap is dead ([`Heap::is_dead_updatee`]).
 #[inline]
 pub fn is_dead_updatee(a: Addr) -> bool {
     a >> 35 == 1
@@ -1105,6 +1112,15 @@ impl Heap {
         (a as usize) < self.header_end
     }
 
+    /// Is `a` a dead updatee ([`dead_updatee`]): outside the heap, of a
+    /// dead updatee's form? (Not an address of the heap's own, which in a
+    /// heap of 2^35 words or more may have that form, and which such a
+    /// heap's update frames hold: it keeps its updatees.)
+    #[inline]
+    pub fn is_dead_updatee(&self, a: Addr) -> bool {
+        !self.in_range(a) && is_dead_updatee(a)
+    }
+
     /// The info word of the closure at `a`, `None` if `a` is not a closure.
     #[inline(always)]
     pub fn info(&self, a: Addr) -> Option<Info> {
@@ -1118,7 +1134,7 @@ impl Heap {
     /// included: the black hole of its lambda (of no payload), so that
     /// what describes a frame's thunk describes it alike.
     pub fn updatee_info(&self, a: Addr) -> Option<Info> {
-        if is_dead_updatee(a) {
+        if self.is_dead_updatee(a) {
             return Some(Info {
                 tag: Tag::BlackHole,
                 n: 0,
@@ -1339,7 +1355,7 @@ impl Heap {
     /// `true`; otherwise `false`.
     #[inline(never)]
     fn update_dead(&mut self, a: Addr, info: Info) -> bool {
-        if !is_dead_updatee(a) {
+        if !self.is_dead_updatee(a) {
             return false;
         }
         self.stats.bytes_allocated += info.size() as u64 * 8;
