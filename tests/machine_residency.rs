@@ -223,31 +223,38 @@ fn a_census_counts_the_thunks_under_evaluation() {
     );
 }
 
+/// Run `text` (as `t.stg`) with each of `runs`: each fails with an
+/// error that names the thunk `main.t`, defined on line `line`.
+fn assert_error_names_t(text: &str, line: u32, runs: impl IntoIterator<Item = RunOptions>) {
+    let l = load_text("t.stg", text, true, AutoCc::None).unwrap();
+    let want = format!("while evaluating `main.t` at t.stg:{line}:");
+    for options in runs {
+        let (engine, gc_stress) = (options.engine, options.gc_stress);
+        let e = run_loaded(&l, &options)
+            .0
+            .error
+            .expect("the program fails")
+            .to_string();
+        assert!(e.contains(&want), "{engine:?} gc_stress={gc_stress}: {e}");
+    }
+}
+
 /// A runtime error under a frame whose thunk a collection found dead
 /// still names the thunk, as it did when the thunk was kept: the frame
 /// keeps its lambda.
 #[test]
 fn an_error_under_a_dead_updatee_names_its_thunk() {
     let text = "main = {} \\u {} ->\n  let t = {} \\u {} -> let xs = {} \\u {} -> Nil {} in head {xs}\n  in case t {} of\n       I# {n} -> I# {n}\n";
-    let l = load_text("t.stg", text, true, AutoCc::None).unwrap();
-    for engine in [Engine::Reference, Engine::Fast] {
-        for gc_stress in [false, true] {
-            let options = RunOptions {
+    let runs = [Engine::Reference, Engine::Fast]
+        .into_iter()
+        .flat_map(|engine| {
+            [false, true].map(|gc_stress| RunOptions {
                 engine,
                 gc_stress,
                 ..Default::default()
-            };
-            let e = run_loaded(&l, &options)
-                .0
-                .error
-                .expect("head of an empty list")
-                .to_string();
-            assert!(
-                e.contains("while evaluating `main.t` at t.stg:2:"),
-                "{engine:?} gc_stress={gc_stress}: {e}"
-            );
-        }
-    }
+            })
+        });
+    assert_error_names_t(text, 2, runs);
 }
 
 /// In a heap of 2^35 words or more (600 GB: address space reserved, only
@@ -273,22 +280,11 @@ fn a_huge_heaps_high_addresses_are_not_dead_updatees() {
     }
     drop(probe);
     let text = "one = {} \\r {} -> I# {1#}\nn50 = {} \\r {} -> I# {50#}\nmain = {} \\u {} ->\n  let t = {} \\u {} -> let ys = {} \\u {} -> enumFromTo {one, n50}\n                      in case length {ys} of\n                           I# {k} -> let xs = {} \\u {} -> Nil {} in head {xs}\n  in case t {} of\n       I# {n} -> I# {n}\n";
-    let l = load_text("t.stg", text, true, AutoCc::None).unwrap();
-    for engine in [Engine::Reference, Engine::Fast] {
-        let options = RunOptions {
-            engine,
-            gc_stress: true,
-            max_heap: Some(ASKED),
-            ..Default::default()
-        };
-        let e = run_loaded(&l, &options)
-            .0
-            .error
-            .expect("head of an empty list")
-            .to_string();
-        assert!(
-            e.contains("while evaluating `main.t` at t.stg:4:"),
-            "{engine:?}: {e}"
-        );
-    }
+    let runs = [Engine::Reference, Engine::Fast].map(|engine| RunOptions {
+        engine,
+        gc_stress: true,
+        max_heap: Some(ASKED),
+        ..Default::default()
+    });
+    assert_error_names_t(text, 4, runs);
 }
