@@ -311,14 +311,6 @@ pub fn dead_updatee(index: u32) -> Addr {
     DEAD_UPDATEE | index as Addr
 }
 
-/// Has `a` the form of a dead updatee ([`dead_updatee`])? The addresses
-/// of a heap of 2^35 words or more have it too: only one outside the
-/// heap is dead ([`Heap::is_dead_updatee`]).
-#[inline]
-pub fn is_dead_updatee(a: Addr) -> bool {
-    a >> 35 == 1
-}
-
 /// The machine's roots, visited by the collector, which rewrites each
 /// pointer to the closure's new address. The machine hands them over a
 /// run of values at a time (a stack, an environment; one value is a run of
@@ -1118,7 +1110,7 @@ impl Heap {
     /// heap's update frames hold: it keeps its updatees.)
     #[inline]
     pub fn is_dead_updatee(&self, a: Addr) -> bool {
-        !self.in_range(a) && is_dead_updatee(a)
+        !self.in_range(a) && a >> 35 == DEAD_UPDATEE >> 35
     }
 
     /// The info word of the closure at `a`, `None` if `a` is not a closure.

@@ -520,7 +520,7 @@ fn an_updatee_only_its_frame_reaches_is_dead() {
                 continue;
             }
             assert_eq!(a, dead_updatee(8), "{what}");
-            assert!(is_dead_updatee(a) && !is_dead_updatee(s), "{what}");
+            assert!(h.is_dead_updatee(a) && !h.is_dead_updatee(s), "{what}");
             assert_eq!(h.info(a), None, "{what}");
             assert_eq!(h.updatee_info(a).map(tag_index), Some(bh(8)), "{what}");
             assert_eq!(h.updatee_info(s), h.info(s), "{what}");
