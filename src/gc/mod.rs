@@ -702,6 +702,11 @@ impl Heap {
         self.keeps_updatees = true;
     }
 
+    /// Whether the heap keeps the closures' biographies.
+    pub fn keeps_biographies(&self) -> bool {
+        self.biographies.is_some()
+    }
+
     /// Take the closures' biographies out of the heap (to read the heap
     /// beside them); [`Heap::put_biographies`] puts them back.
     pub fn take_biographies(&mut self) -> Option<Box<Biographies>> {

@@ -706,21 +706,28 @@ fn run_with(
         // environment no longer holds their variable (`fast/slots.rs`).
         let mut code = code;
         fast::number_slots(&mut code);
-        // Two builds of the fast engine: without profiling, the loop has no
-        // counting code at all.
-        // (A biography notes each use of a closure, which only the
-        // profiling build does.)
+        // Three builds of the fast engine: without profiling, the loop has
+        // no counting code at all; with it, only the build for biographies
+        // notes each use of a closure.
         let biography = options.heap_profile == Some(heap_profile::HeapProfileBy::Biography);
-        return if options.no_profile && !biography {
+        return if biography {
             run_fast(
-                fast::Machine::<false>::new(&code, sources, options).with_heap_profiler(heap),
+                fast::Machine::<true, true>::new(&code, sources, options).with_heap_profiler(heap),
+                options,
+                out,
+                trace,
+            )
+        } else if options.no_profile {
+            run_fast(
+                fast::Machine::<false, false>::new(&code, sources, options)
+                    .with_heap_profiler(heap),
                 options,
                 out,
                 trace,
             )
         } else {
             run_fast(
-                fast::Machine::<true>::new(&code, sources, options).with_heap_profiler(heap),
+                fast::Machine::<true, false>::new(&code, sources, options).with_heap_profiler(heap),
                 options,
                 out,
                 trace,
@@ -781,8 +788,8 @@ pub(crate) fn lower_for_run(
     }
 }
 
-fn run_fast<const PROF: bool>(
-    mut m: fast::Machine<'_, PROF>,
+fn run_fast<const PROF: bool, const BIO: bool>(
+    mut m: fast::Machine<'_, PROF, BIO>,
     options: &RunOptions,
     out: &mut dyn Write,
     trace: &mut dyn Write,

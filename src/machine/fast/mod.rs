@@ -53,12 +53,16 @@
 //!   Tail calls and allocated words of the hot rules accrue the same way
 //!   (`pend_calls`, `pend_words`), so the common rules touch no counter.
 //! - **Profiling off** (`RunOptions::no_profile`): the engine is built
-//!   twice, `Machine<PROF>` with `PROF` a const parameter, and
-//!   `Machine<false>` has no counting code at all: no counter, pending
-//!   count or tick mark is touched, `flush` is empty. The cost-centre
-//!   register and `tick_cc` are still kept: errors name the current cost
-//!   centre, and rule 16 gives the updated closure the evaluating cost
-//!   centre, which heap profiles by cost centre show.
+//!   three times, `Machine<PROF, BIO>` with two const parameters, and
+//!   `Machine<false, false>` has no counting code at all: no counter,
+//!   pending count or tick mark is touched, `flush` is empty. The
+//!   cost-centre register and `tick_cc` are still kept: errors name the
+//!   current cost centre, and rule 16 gives the updated closure the
+//!   evaluating cost centre, which heap profiles by cost centre show.
+//! - **Biographies** (`--heap-profile=biography`) are noted only by
+//!   `Machine<true, true>` ([`Machine::note_use`]): a profiled run without
+//!   them does not test at each use of a closure whether the heap keeps
+//!   them (0.8% of a profiled queens' instructions, docs/PERFORMANCE.md).
 //!
 //! # Equivalence with the reference engine
 //!
@@ -824,7 +828,10 @@ impl Prepared {
     }
 }
 
-pub struct Machine<'a, const PROF: bool> {
+/// The fast engine's machine. `PROF`: it counts a profile; `BIO`: it
+/// notes each use of a closure in the heap's biographies (only with
+/// `PROF`, and exactly when the heap keeps them: [`Machine::new`] checks).
+pub struct Machine<'a, const PROF: bool, const BIO: bool> {
     code: &'a Code,
     p: Prepared,
     /// The compiled program the op loop runs.
@@ -941,7 +948,16 @@ fn desc_value(code: &Code, c: ConId, ws: &[Value]) -> String {
     s
 }
 
-impl<'a, const PROF: bool> Machine<'a, PROF> {
+impl<'a, const PROF: bool, const BIO: bool> Machine<'a, PROF, BIO> {
+    /// Note a use of the closure at `a` in its biography: only the build
+    /// for heap profiles by biography has any code here.
+    #[inline(always)]
+    fn note_use(&mut self, a: Addr) {
+        if BIO {
+            self.heap.used(a);
+        }
+    }
+
     /// This machine with `heap_profile` taking its censuses instead of the
     /// one kept in memory that [`Machine::new`] makes when
     /// `RunOptions::heap_profile` asks for one.
@@ -950,13 +966,21 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         self
     }
 
-    pub fn new(code: &'a Code, sources: &'a SourceMap, options: &RunOptions) -> Machine<'a, PROF> {
+    pub fn new(
+        code: &'a Code,
+        sources: &'a SourceMap,
+        options: &RunOptions,
+    ) -> Machine<'a, PROF, BIO> {
         let heap_profile = crate::machine::heap_profiler(options, None);
         let acct = Accounting::new(options.cost_centres);
         let main_entry = acct.main_entry;
         let max_stack = memory_limit::stack_limit(options.max_stack);
         let interrupt = common::Interrupt::new(options.interrupt);
         let heap = common::new_heap(options);
+        assert!(
+            BIO == heap.keeps_biographies() && (PROF || !BIO),
+            "the fast engine's build notes biographies exactly when its heap keeps them"
+        );
         let merge = heap.address_end() <= 1 << MERGED_ADDR_BITS && code.exprs.len() <= MERGED_CASES;
         Machine {
             code,
@@ -1358,7 +1382,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
     fn open_function_env(&mut self, a: Addr, lam: Lam) -> usize {
         let captured = self.heap.cc(a);
         if PROF {
-            self.heap.used(a);
+            self.note_use(a);
         }
         let base = self.open_env(a, lam.fun_env as usize, lam.nfree as usize);
         if lam.arity >= 1 && self.mode == CostCentreMode::Stacks {
@@ -1583,7 +1607,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         // the info word is `Lambda`, `lam.nfree`, `index`.
         let tag = if update { Tag::BlackHole } else { Tag::Entered };
         if PROF {
-            self.heap.used(a);
+            self.note_use(a);
         }
         self.cc = self.heap.blackhole_as(
             a,
@@ -1830,7 +1854,7 @@ sum = {} \r {n#} ->
             .unwrap_or_else(|d| panic!("{d:?}"));
         let code = crate::machine::lower::lower(&loaded.program).unwrap();
         let options = RunOptions::default();
-        let mut m = Machine::<false>::new(&code, &sources, &options);
+        let mut m = Machine::<false, false>::new(&code, &sources, &options);
         let mut out = Vec::new();
         m.run(&mut out).unwrap();
         assert_eq!(String::from_utf8(out).unwrap().trim(), "200010000");

@@ -4,7 +4,7 @@
 
 use super::*;
 
-impl<'a, const PROF: bool> Machine<'a, PROF> {
+impl<'a, const PROF: bool, const BIO: bool> Machine<'a, PROF, BIO> {
     // ----- the loop ------------------------------------------------------
 
     /// Run until the machine halts (`Ok`) or an error.
@@ -586,7 +586,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 self.switch(self.cc);
                 let n = info.n as usize;
                 if PROF {
-                    self.heap.used(a);
+                    self.note_use(a);
                 }
                 self.open_env(a, n, n);
                 let body = if info.tag == Tag::Con {

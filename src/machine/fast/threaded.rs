@@ -129,7 +129,7 @@ enum IntArg {
     Same,
 }
 
-impl<'a, const PROF: bool> Machine<'a, PROF> {
+impl<'a, const PROF: bool, const BIO: bool> Machine<'a, PROF, BIO> {
     /// Would the stacks, after a rule pushes `words` more words (as
     /// `--max-stack` counts them), pass [`Machine::check_stack`]? (It may
     /// say no where the check would pass; the rule loop then fires the
@@ -769,8 +769,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         let (s1, s2, e3) = (sh.s1, sh.s2, sh.e3);
         // It fires.
         if PROF {
-            self.heap.used(a);
-            self.heap.used(b);
+            self.note_use(a);
+            self.note_use(b);
             // Rules 1 and 6 of each `case`, the primitive case's return.
             self.pend_calls += 5;
         }
@@ -930,7 +930,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         }
         // It fires: the first case.
         if PROF {
-            self.heap.used(a);
+            self.note_use(a);
             self.pend_calls += 2;
         }
         self.steps += 5;
@@ -1029,7 +1029,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         let made = match arg_a {
             IntArg::Value(a, _) => {
                 if PROF {
-                    self.heap.used(a);
+                    self.note_use(a);
                     self.pend_calls += 2;
                 }
                 self.steps += 5;
@@ -1044,7 +1044,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         match arg_b {
             IntArg::Value(b, _) => {
                 if PROF {
-                    self.heap.used(b);
+                    self.note_use(b);
                     self.pend_calls += 2;
                 }
                 self.steps += 5;
@@ -1064,7 +1064,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                     // The case reads the constructor the first one's
                     // update made.
                     if let Some(v) = made {
-                        self.heap.used(v);
+                        self.note_use(v);
                     }
                     self.pend_calls += 2;
                 }
@@ -1256,7 +1256,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         // of the black hole would, and nothing looks at it in between).
         let tcc = self.heap.cc(a);
         if PROF {
-            self.heap.used(a);
+            self.note_use(a);
             self.ctr(tcc).lazy_calls += 1;
             self.pend_calls += 1;
         }
@@ -1275,8 +1275,8 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
         // and the update (16), which allocates the constructor by the
         // evaluating entry and leaves the case's cost centre current again.
         if PROF {
-            self.heap.used(forced.used[0]);
-            self.heap.used(forced.used[1]);
+            self.note_use(forced.used[0]);
+            self.note_use(forced.used[1]);
             self.pend_calls += 6;
             self.pend_words += size as u64;
         }
@@ -1471,7 +1471,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                         };
                         // (Used only if the op fires.)
                         if PROF && next.is_some() {
-                            self.heap.used(a);
+                            self.note_use(a);
                         }
                         next
                     }
@@ -1504,7 +1504,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                                 };
                                 // (Used only if the op fires.)
                                 if PROF && next.is_some() {
-                                    self.heap.used(a);
+                                    self.note_use(a);
                                 }
                                 next
                             }
@@ -1853,7 +1853,7 @@ impl<'a, const PROF: bool> Machine<'a, PROF> {
                 // Rules 1, 2 and 5, then the return.
                 let k = info.n as usize;
                 if PROF {
-                    self.heap.used(a);
+                    self.note_use(a);
                 }
                 for (i, f) in fs.iter_mut().enumerate().take(k) {
                     *f = self.heap.payload(a, i);
