@@ -708,7 +708,9 @@ fn run_with(
         fast::number_slots(&mut code);
         // Three builds of the fast engine: without profiling, the loop has
         // no counting code at all; with it, only the build for biographies
-        // notes each use of a closure.
+        // notes each use of a closure. A biography run is that build with
+        // or without a profile asked for (uses are noted where the
+        // counting code is).
         let biography = options.heap_profile == Some(heap_profile::HeapProfileBy::Biography);
         return if biography {
             run_fast(

@@ -60,7 +60,9 @@
 //!   current cost centre, and rule 16 gives the updated closure the
 //!   evaluating cost centre, which heap profiles by cost centre show.
 //! - **Biographies** (`--heap-profile=biography`) are noted only by
-//!   `Machine<true, true>` ([`Machine::note_use`]): a profiled run without
+//!   `Machine<true, true>` (in `Machine::note_use`), which runs them with
+//!   or without `--profile`: a use is noted where the counting code is
+//!   (under `if PROF`), so their build counts too. A profiled run without
 //!   them does not test at each use of a closure whether the heap keeps
 //!   them (0.8% of a profiled queens' instructions, docs/PERFORMANCE.md).
 //!
