@@ -713,27 +713,11 @@ fn run_with(
         // counting code is).
         let biography = options.heap_profile == Some(heap_profile::HeapProfileBy::Biography);
         return if biography {
-            run_fast(
-                fast::Machine::<true, true>::new(&code, sources, options).with_heap_profiler(heap),
-                options,
-                out,
-                trace,
-            )
+            run_fast::<true, true>(&code, sources, options, heap, out, trace)
         } else if options.no_profile {
-            run_fast(
-                fast::Machine::<false, false>::new(&code, sources, options)
-                    .with_heap_profiler(heap),
-                options,
-                out,
-                trace,
-            )
+            run_fast::<false, false>(&code, sources, options, heap, out, trace)
         } else {
-            run_fast(
-                fast::Machine::<true, false>::new(&code, sources, options).with_heap_profiler(heap),
-                options,
-                out,
-                trace,
-            )
+            run_fast::<true, false>(&code, sources, options, heap, out, trace)
         };
     }
     let mut m = reference::Machine::new(&code, sources, options).with_heap_profiler(heap);
@@ -790,12 +774,16 @@ pub(crate) fn lower_for_run(
     }
 }
 
-fn run_fast<const PROF: bool, const BIO: bool>(
-    mut m: fast::Machine<'_, PROF, BIO>,
+/// Run the program on the fast engine's build `Machine<PROF, BIO>`.
+fn run_fast<'a, const PROF: bool, const BIO: bool>(
+    code: &'a code::Code,
+    sources: &'a SourceMap,
     options: &RunOptions,
+    heap: Option<heap_profile::HeapProfiler<'a>>,
     out: &mut dyn Write,
     trace: &mut dyn Write,
 ) -> RunResult {
+    let mut m = fast::Machine::<PROF, BIO>::new(code, sources, options).with_heap_profiler(heap);
     let error = m.run(out).err();
     let _ = out.flush();
     let _ = trace.flush();
