@@ -11,7 +11,8 @@
 //! - merge of two `--reproducible` runs doubles every counter of every
 //!   entry, for every program; merging random profiles of one cost-centre
 //!   table sums every path's counters (a property test); profiles of two
-//!   programs are an error naming the first difference.
+//!   programs are an error naming the first difference; its output may
+//!   be none of the files it reads, an input's side file included.
 
 mod cli_common;
 mod corpus;
@@ -271,6 +272,33 @@ fn profiles_of_two_programs_are_an_error() {
     let out = stg_prof_in(&dir, &["diff", a, "missing.pgcl"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("missing.pgcl"));
+}
+
+/// `merge -o` refuses every file the merge reads: an input profile and
+/// also an input's side file (which it reads beside the profile), before
+/// anything is written; both are left as they were.
+#[test]
+fn merge_refuses_to_write_over_an_inputs_side_file() {
+    let dir = cli_common::scratch("profile_diff_merge", "over_side");
+    let (nfib, _) = cli_common::profile_of(&dir, "nfib", STACKS);
+    let side = dir.join("nfib.pgcl.src");
+    let (profile_before, side_before) =
+        (std::fs::read(&nfib).unwrap(), std::fs::read(&side).unwrap());
+    let f = nfib.to_str().unwrap();
+    for target in ["nfib.pgcl", "nfib.pgcl.src"] {
+        let out = stg_prof_in(&dir, &["merge", f, f, "-o", target]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{target}: {err}");
+        assert!(
+            err.contains(&format!(
+                "cannot write the merged profile to {target}: it is one of the run's input files"
+            )),
+            "{target}: {err}"
+        );
+        assert_eq!(std::fs::read(&nfib).unwrap(), profile_before, "{target}");
+        assert_eq!(std::fs::read(&side).unwrap(), side_before, "{target}");
+        assert!(!dir.join("nfib.pgcl.src.src").exists(), "{target}");
+    }
 }
 
 /// Every counter of the profile at `path`, by cost-centre path.

@@ -492,8 +492,16 @@ fn merge_command(files: &[PathBuf], output: &Path, limit: u64) -> Result<(), Str
         );
     }
     // The output is checked before anything is read: it can be created and
-    // is none of the inputs (which would be overwritten).
-    let mut plan = OutputPlan::new(files);
+    // is none of the files the merge reads, the profiles and their side
+    // files (which would be overwritten).
+    let read: Vec<PathBuf> = files
+        .iter()
+        .flat_map(|f| {
+            let side = (f.as_os_str() != files::STDIN_NAME).then(|| side_file::path_for(f));
+            std::iter::once(f.clone()).chain(side)
+        })
+        .collect();
+    let mut plan = OutputPlan::new(&read);
     plan.add("the merged profile", output)
         .map_err(|e| format!("stg-prof: merge: {e}"))?;
     // Its side file goes beside it, unless it is a device (`/dev/null`).
