@@ -579,3 +579,79 @@ fn messages_quote_numbers_as_written() {
         )
     );
 }
+
+/// A file of more samples than the plot has pixel columns is drawn at one
+/// sample a column (the one of largest total), with its first and last:
+/// the picture's size follows its width, not the file's length; the
+/// highest sample and the tooltips' peaks are still exact.
+#[test]
+fn many_samples_are_drawn_one_a_column() {
+    // 100,000 samples of two bands; one spike, in the middle, of total 9,000.
+    let n = 100_000;
+    let mut text = String::from("JOB \"many\"\n");
+    for i in 0..n {
+        let (a, b) = if i == n / 2 + 7 {
+            (5000, 4000)
+        } else {
+            (i % 97, 100)
+        };
+        text.push_str(&format!(
+            "BEGIN_SAMPLE {i}\na\t{a}\nb\t{b}\nEND_SAMPLE {i}\n"
+        ));
+    }
+    let chart = svg(&read_hp(&text).unwrap());
+    let bands = polygons(&chart);
+    assert_eq!(bands.len(), 2);
+    // The default plot is 600 pixels wide: at most 600 columns and the
+    // first and last samples, each point twice (top and bottom edge).
+    for (name, points) in &bands {
+        assert!(points.len() <= 2 * 602, "{name}: {} points", points.len());
+        assert!(points.len() >= 2 * 500, "{name}: {} points", points.len());
+        let xs: Vec<f64> = points[..points.len() / 2].iter().map(|p| p.0).collect();
+        assert!(xs.windows(2).all(|w| w[0] < w[1]), "{name}: times in order");
+        assert_eq!(
+            (xs[0], *xs.last().unwrap()),
+            (90.0, 690.0),
+            "{name}: whole span"
+        );
+    }
+    assert!(chart.len() < 100_000, "{} bytes", chart.len());
+    // The spike is drawn: the top band reaches the plot's highest point at
+    // its time, and the peaks say its values.
+    let top_band = &bands[1].1;
+    let highest = top_band[..top_band.len() / 2]
+        .iter()
+        .min_by(|p, q| p.1.total_cmp(&q.1))
+        .unwrap();
+    let spike_x = 90.0 + (n / 2 + 7) as f64 / (n - 1) as f64 * 600.0;
+    assert!(
+        (highest.0 - spike_x).abs() < 0.01,
+        "{highest:?} against {spike_x}"
+    );
+    assert!(chart.contains("peak 9,000 bytes"), "the chart's peak");
+    assert!(chart.contains("<title>a: peak 5,000 bytes at 50,007 seconds</title>"));
+    assert!(chart.contains("<title>b: peak 4,000 bytes at 50,007 seconds</title>"));
+    // At most as many samples as columns: every one is drawn.
+    let few: String = (0..600)
+        .map(|i| format!("BEGIN_SAMPLE {i}\na\t1\nEND_SAMPLE {i}\n"))
+        .collect();
+    assert_eq!(polygons(&svg(&read_hp(&few).unwrap()))[0].1.len(), 1200);
+}
+
+/// Times and values too small for the axis' steps (the smallest subnormal
+/// number) still give a chart with numbers, not `NaN`.
+#[test]
+fn subnormal_numbers_draw_without_nan() {
+    for text in [
+        "JOB \"x\"\nBEGIN_SAMPLE 0\na 5e-324\nEND_SAMPLE 0\n",
+        "JOB \"x\"\nBEGIN_SAMPLE 0\nEND_SAMPLE 0\nBEGIN_SAMPLE 5e-324\nEND_SAMPLE 5e-324\n",
+        "JOB \"x\"\nBEGIN_SAMPLE 0\na 1e-310\nEND_SAMPLE 0\nBEGIN_SAMPLE 1e-310\nEND_SAMPLE 1e-310\n",
+    ] {
+        let chart = svg(&read_hp(text).unwrap());
+        assert!(
+            !chart.contains("NaN") && !chart.contains("inf"),
+            "{text}: {chart}"
+        );
+        assert!(chart.matches("<text").count() < 30, "{text}: {chart}");
+    }
+}

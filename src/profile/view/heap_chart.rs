@@ -14,7 +14,12 @@
 //! the bottom; at most [`MAX_BANDS`] bands, the smallest groups merged into
 //! `OTHER` beyond that, as `hp2ps` does; a legend beside it, top band first;
 //! each band's name, peak and time of peak in a tooltip (`<title>`).
-//! Output depends on the file alone (no clock, no randomness).
+//! Unlike `hp2ps`, a file with more samples than the plot has pixel
+//! columns is drawn at one sample a column, the one of largest total (and
+//! the first and last), so that the picture's size is bounded by its
+//! width, not the file's length; the tooltips' peaks are of every sample.
+//! Output depends on the file and the options alone (no clock, no
+//! randomness).
 
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -287,7 +292,45 @@ fn tick_step(max: f64, n: f64) -> f64 {
     } else {
         10.0
     };
-    f * mag
+    let step = f * mag;
+    // A `max` so small that its `n`th part or its power of ten is no
+    // normal number (5e-324): one step, the whole axis.
+    if step.is_normal() { step } else { max }
+}
+
+/// The samples drawn, in time order: every sample when there are at most
+/// `columns` of them (about one a pixel column of the plot); otherwise,
+/// in each of `columns` columns of the time axis, the sample whose total
+/// is largest (the first of equal ones), and the first and last samples,
+/// so that the chart keeps its whole time span and every column's peak,
+/// and its size is bounded by the plot's, not the file's. `at(t)` is
+/// where time `t` falls across the plot, from 0 to 1.
+fn shown_samples(
+    times: &[f64],
+    totals: &[f64],
+    at: impl Fn(f64) -> f64,
+    columns: usize,
+) -> Vec<usize> {
+    let n = times.len();
+    let columns = columns.max(1);
+    if n <= columns {
+        return (0..n).collect();
+    }
+    let mut best: Vec<Option<usize>> = vec![None; columns];
+    for (i, &t) in times.iter().enumerate() {
+        let c = ((at(t) * columns as f64) as usize).min(columns - 1);
+        match best[c] {
+            Some(b) if totals[b] >= totals[i] => {}
+            _ => best[c] = Some(i),
+        }
+    }
+    let mut shown: Vec<usize> = std::iter::once(0)
+        .chain(best.into_iter().flatten())
+        .chain(std::iter::once(n - 1))
+        .collect();
+    // The columns are in time order, and so are the samples in each.
+    shown.dedup();
+    shown
 }
 
 /// `v` for an axis label or a tooltip: an integer with thousands
@@ -452,6 +495,8 @@ pub fn svg_with(hp: &HeapFile, options: &ChartOptions) -> String {
         totals[v.sample as usize] += v.value;
     }
     let peak = totals.iter().copied().fold(0.0, f64::max);
+    let x = |t: f64| LEFT + (t - t0) / span * plot_w;
+    let shown = shown_samples(times, &totals, |t| (x(t) - LEFT) / plot_w, plot_w as usize);
     drop(totals);
     let y_step = tick_step(peak, 5.0);
     let y_max = if peak > 0.0 {
@@ -459,7 +504,6 @@ pub fn svg_with(hp: &HeapFile, options: &ChartOptions) -> String {
     } else {
         1.0
     };
-    let x = |t: f64| LEFT + (t - t0) / span * plot_w;
     let y = |v: f64| TOP + plot_h - v / y_max * plot_h;
 
     let mut out = String::new();
@@ -491,8 +535,9 @@ pub fn svg_with(hp: &HeapFile, options: &ChartOptions) -> String {
     );
 
     // Bands, bottom first: each a polygon along its top edge at every
-    // sample and back along its bottom edge.
-    let mut below = vec![0.0; n];
+    // sample shown and back along its bottom edge (`below`, by position
+    // in `shown`).
+    let mut below = vec![0.0; shown.len()];
     let mut vs = Vec::with_capacity(n);
     out.push_str("<g stroke=\"white\" stroke-width=\"0.5\">\n");
     for (k, band) in bands.iter().enumerate() {
@@ -503,14 +548,14 @@ pub fn svg_with(hp: &HeapFile, options: &ChartOptions) -> String {
             "<polygon class=\"band\" data-band=\"{}\" fill=\"{colour}\" points=\"",
             markup_text(&band.name)
         );
-        for i in 0..n {
-            if i > 0 {
+        for (j, &i) in shown.iter().enumerate() {
+            if j > 0 {
                 out.push(' ');
             }
-            let _ = write!(out, "{:.2},{:.2}", x(times[i]), y(below[i] + vs[i]));
+            let _ = write!(out, "{:.2},{:.2}", x(times[i]), y(below[j] + vs[i]));
         }
-        for i in (0..n).rev() {
-            let _ = write!(out, " {:.2},{:.2}", x(times[i]), y(below[i]));
+        for (j, &i) in shown.iter().enumerate().rev() {
+            let _ = write!(out, " {:.2},{:.2}", x(times[i]), y(below[j]));
         }
         let (mut top_v, mut top_t) = (0.0, 0.0);
         for i in 0..n {
@@ -527,8 +572,8 @@ pub fn svg_with(hp: &HeapFile, options: &ChartOptions) -> String {
             label(top_t),
             markup_text(&hp.sample_unit)
         );
-        for i in 0..n {
-            below[i] += vs[i];
+        for (j, &i) in shown.iter().enumerate() {
+            below[j] += vs[i];
         }
     }
     out.push_str("</g>\n");
