@@ -186,18 +186,18 @@ pub fn callgrind(profile: &Profile, side: &SideInfo) -> String {
 
     // Compressed names: the first mention of a file or function gives its
     // name after a number in brackets, later ones the number alone.
-    let mut file_ids: Vec<(String, usize)> = Vec::new();
-    let mut file_ref =
-        |out: &mut String, key: &str, file: &str| match file_ids.iter().find(|f| f.0 == file) {
-            Some((_, id)) => {
-                let _ = writeln!(out, "{key}=({id})");
-            }
-            None => {
-                let id = file_ids.len() + 1;
-                file_ids.push((file.to_string(), id));
-                let _ = writeln!(out, "{key}=({id}) {}", one_line(file));
-            }
-        };
+    // (Looked up by name: a profile may have as many files as cost centres.)
+    let mut file_ids: HashMap<String, usize> = HashMap::new();
+    let mut file_ref = |out: &mut String, key: &str, file: &str| match file_ids.get(file) {
+        Some(id) => {
+            let _ = writeln!(out, "{key}=({id})");
+        }
+        None => {
+            let id = file_ids.len() + 1;
+            file_ids.insert(file.to_string(), id);
+            let _ = writeln!(out, "{key}=({id}) {}", one_line(file));
+        }
+    };
     let mut fn_named = vec![false; ncc + 1];
     let mut fn_ref = |out: &mut String, key: &str, c: usize| {
         if fn_named[c] {
