@@ -301,6 +301,78 @@ fn merge_refuses_to_write_over_an_inputs_side_file() {
     }
 }
 
+/// A chain of `depth` entries below `MAIN`, cost centres c2 and c3 in
+/// turn, each with `ticks` ticks.
+fn deep_chain(depth: u32, ticks: u64) -> Profile {
+    let entries = (0..=depth)
+        .map(|i| Entry {
+            cost_centre: if i == 0 { 1 } else { 2 + i % 2 },
+            counters: Counters {
+                ticks,
+                ..Counters::default()
+            },
+            children: if i < depth { vec![i + 1] } else { vec![] },
+        })
+        .collect();
+    Profile {
+        frequency: 0,
+        overhead: 0,
+        modules: vec!["MAIN".into(), "m".into()],
+        cost_centres: ["MAIN", "c2", "c3"]
+            .iter()
+            .enumerate()
+            .map(|(i, name)| CostCentreDecl {
+                module: if i == 0 { 1 } else { 2 },
+                name: name.to_string(),
+            })
+            .collect(),
+        entries,
+    }
+}
+
+/// `diff` of two deep recursions, every entry changed: each row is one
+/// line of bounded length, its path's middle left out (the paths' names
+/// are held once, as a tree: a 20,000-deep chain held as a list of names
+/// per entry took gigabytes).
+#[test]
+fn diff_of_deep_recursions_shows_each_entry_on_a_short_line() {
+    let dir = cli_common::scratch("profile_diff_merge", "deep");
+    let depth = 20_000;
+    for (name, ticks) in [("a.pgcl", 1), ("b.pgcl", 2)] {
+        std::fs::write(
+            dir.join(name),
+            format::try_write(&deep_chain(depth, ticks)).unwrap(),
+        )
+        .unwrap();
+    }
+    let out = stg_prof_in(&dir, &["diff", "a.pgcl", "b.pgcl"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    let rows: Vec<&str> = report
+        .lines()
+        .filter(|l| l.starts_with("MAIN.MAIN"))
+        .collect();
+    // Every entry, and the MAIN cost centre's row.
+    assert_eq!(rows.len(), depth as usize + 2);
+    assert!(report.lines().all(|l| l.len() < 400), "a long line");
+    // The deepest entry: MAIN, 19,990 left out, then the last ten.
+    let deepest = rows
+        .iter()
+        .find(|r| r.contains("… 19,990 more …"))
+        .expect("the deepest entry's row");
+    assert!(
+        deepest.starts_with("MAIN.MAIN > … 19,990 more … > m.c3 > m.c2 > m.c3 > m.c2"),
+        "{deepest}"
+    );
+    // A short path is shown whole.
+    assert!(
+        rows.iter()
+            .any(|r| r.starts_with("MAIN.MAIN > m.c3 > m.c2 ")),
+        "{}",
+        &report[..2000]
+    );
+}
+
 /// Every counter of the profile at `path`, by cost-centre path.
 fn by_path(p: &Profile) -> HashMap<Vec<u32>, Counters> {
     let mut out = HashMap::new();

@@ -132,7 +132,7 @@ pub fn write_diff(
     if !ccs.is_empty() {
         let rows = |f: &mut dyn FnMut(&[String])| {
             for r in &ccs {
-                f(&cells(one_line(&r.path.join(".")), r));
+                f(&cells(one_line(&c.paths.text(r.path, ".")), r));
             }
         };
         table(out, &head("COST CENTRE"), &align, &[], &rows)?;
@@ -141,7 +141,7 @@ pub fn write_diff(
     if !entries.is_empty() {
         let rows = |f: &mut dyn FnMut(&[String])| {
             for r in &entries {
-                f(&cells(one_line(&r.path.join(" > ")), r));
+                f(&cells(one_line(&c.paths.text(r.path, " > ")), r));
             }
         };
         table(out, &head("CALL GRAPH ENTRY"), &align, &[], &rows)?;

@@ -183,7 +183,7 @@ fn diff_data(d: &DiffShown) -> String {
             }
             first = false;
             out.push_str("\n[");
-            json_string(&mut out, &r.path.join(sep));
+            json_string(&mut out, &d.comparison.paths.text(r.path, sep));
             out.push(',');
             counters(&mut out, &r.a);
             out.push(',');
