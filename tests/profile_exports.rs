@@ -206,3 +206,73 @@ fn speedscope_opens_all_three() {
         "{out}"
     );
 }
+
+/// `folded` holds one stack of cost-centre ids and each cost centre's
+/// frame once, writing a line frame by frame: a 2,000-deep stack of two
+/// cost centres, one with a 100,000-byte name, makes one line of 100 MB,
+/// written under an address-space limit of 256 MiB (a line built whole,
+/// and a frame copied for each level, took twice that).
+#[test]
+fn folded_streams_a_deep_stack_of_long_names() {
+    use std::os::unix::process::CommandExt;
+    use stg_run::internal::profile::{CostCentreDecl, Counters, Entry};
+    let depth = 2000u32;
+    let long = "x".repeat(100_000);
+    let entries = (0..depth)
+        .map(|i| Entry {
+            cost_centre: if i == 0 { 1 } else { 2 + i % 2 },
+            counters: Counters {
+                ticks: u64::from(i == depth - 1),
+                ..Counters::default()
+            },
+            children: if i + 1 < depth { vec![i + 1] } else { vec![] },
+        })
+        .collect();
+    let profile = Profile {
+        frequency: 0,
+        overhead: 0,
+        modules: vec!["MAIN".into(), "m".into()],
+        cost_centres: [("MAIN", 1), (long.as_str(), 2), ("g", 2)]
+            .iter()
+            .map(|&(name, module)| CostCentreDecl {
+                module,
+                name: name.to_string(),
+            })
+            .collect(),
+        entries,
+    };
+    let dir = cli_common::scratch("profile_exports", "folded_deep");
+    let file = dir.join("deep.pgcl");
+    std::fs::write(&file, format::try_write(&profile).unwrap()).unwrap();
+    let out_path = dir.join("deep.folded");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_stg-prof"));
+    cmd.arg("folded")
+        .arg(&file)
+        .stdout(std::fs::File::create(&out_path).unwrap());
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs in the child.
+    unsafe {
+        cmd.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 256 << 20,
+                rlim_max: 256 << 20,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let written = std::fs::metadata(&out_path).unwrap().len();
+    // MAIN.MAIN, then 999 long frames and 1,000 `m.g`s, joined by `;`.
+    let long_frame = "m.".len() + long.len();
+    let want = "MAIN.MAIN".len() + 999 * (1 + long_frame) + 1000 * (1 + "m.g".len()) + " 1\n".len();
+    assert_eq!(written, want as u64);
+    std::fs::remove_file(&out_path).unwrap();
+}

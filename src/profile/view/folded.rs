@@ -10,7 +10,8 @@
 //! and control characters as spaces. Entries appear in depth-first order;
 //! the tools sum lines with the same stack. A line holds its whole stack,
 //! so the output grows with the depth times the number of entries; it is
-//! written as it is made, holding one stack at a time.
+//! written as it is made, frame by frame, holding one stack of cost-centre
+//! ids at a time and each cost centre's frame once.
 
 use std::io::{self, Write};
 
@@ -35,15 +36,19 @@ fn frame(profile: &Profile, id: u32) -> String {
     one_line(&qualified_name(profile, id)).replace(';', ":")
 }
 
-/// Writes the folded stacks of `profile` to `out`.
+/// Writes the folded stacks of `profile` to `out`. Each cost centre's
+/// frame is made once and the stack is held as cost-centre ids, each line
+/// written frame by frame: memory is linear in the profile, however deep
+/// its stacks and long its names (a line may be longer than all of it).
 pub fn write_folded(profile: &Profile, weight: Weight, out: &mut dyn Write) -> io::Result<()> {
     let tree = Tree::new(profile);
-    let mut path: Vec<String> = Vec::new();
-    let mut line = String::new();
+    let mut out = io::BufWriter::new(out);
+    let mut frames: Vec<Option<String>> = vec![None; profile.cost_centres.len() + 1];
+    let mut path: Vec<u32> = Vec::new();
     for &i in &tree.order {
         let e = &profile.entries[i];
         path.truncate(tree.depth[i]);
-        path.push(frame(profile, e.cost_centre));
+        path.push(e.cost_centre);
         let w = match weight {
             Weight::Ticks => e.counters.ticks as u128,
             Weight::Bytes => e.counters.words as u128 * WORD_BYTES,
@@ -51,19 +56,21 @@ pub fn write_folded(profile: &Profile, weight: Weight, out: &mut dyn Write) -> i
         if w == 0 {
             continue;
         }
-        line.clear();
-        for (k, name) in path.iter().enumerate() {
+        for (k, &cc) in path.iter().enumerate() {
             if k > 0 {
-                line.push(';');
+                out.write_all(b";")?;
             }
-            line.push_str(name);
+            match frames.get_mut(cc as usize) {
+                Some(made) => {
+                    let name = made.get_or_insert_with(|| frame(profile, cc));
+                    out.write_all(name.as_bytes())?;
+                }
+                None => out.write_all(frame(profile, cc).as_bytes())?,
+            }
         }
-        line.push(' ');
-        line.push_str(&w.to_string());
-        line.push('\n');
-        out.write_all(line.as_bytes())?;
+        writeln!(out, " {w}")?;
     }
-    Ok(())
+    out.flush()
 }
 
 /// The folded stacks as one string (see [`write_folded`]).
