@@ -6,10 +6,12 @@
 //! lowers on a thread with a large stack.
 
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
+use crate::fx_hash::FxHasher;
 use crate::machine::code::*;
 use crate::profile::cost_centre::CostCentreTable;
-use crate::stg::syntax::{Atom, Expr, ExprKind, Flag, Lambda, Pattern, Program, Span};
+use crate::stg::syntax::{Atom, Expr, ExprKind, Flag, Lambda, Name, Pattern, Program, Span};
 
 /// Deepest expression nesting lowered. Above anything the front end
 /// accepts, so that a program `--check` passes also runs: a binding's
@@ -34,8 +36,53 @@ struct Lowerer {
     user: HashMap<String, GlobalId>,
 }
 
+/// The locals in scope in one body, and the slot each name denotes there:
+/// a name's lookup is one hash probe, however many locals are in scope (a
+/// list searched from its end made a `letrec` of 80,000 bindings, or a
+/// chain of 100,000 `let`s each naming the first, quadratic).
+#[derive(Default)]
+struct Scope {
+    /// Every binding in scope, in the order bound (what [`Scope::truncate`]
+    /// undoes).
+    order: Vec<Name>,
+    /// Each name's slots, outermost first: the last one is in scope, the
+    /// others are shadowed by it. A name whose list is empty is unbound (its
+    /// entry is kept for the next binding of the name, in the next
+    /// alternative say).
+    slots: HashMap<Name, Vec<u32>, BuildHasherDefault<FxHasher>>,
+}
+
+impl Scope {
+    /// How many bindings are in scope: a mark to [`Scope::truncate`] to.
+    fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Binds `name` to `slot`, shadowing any binding of the name in scope.
+    fn push(&mut self, name: &Name, slot: u32) {
+        self.order.push(name.clone());
+        self.slots.entry(name.clone()).or_default().push(slot);
+    }
+
+    /// Unbinds everything bound since the scope had `mark` bindings,
+    /// uncovering what they shadowed.
+    fn truncate(&mut self, mark: usize) {
+        while self.order.len() > mark {
+            let Some(name) = self.order.pop() else { break };
+            if let Some(stack) = self.slots.get_mut(&name) {
+                stack.pop();
+            }
+        }
+    }
+
+    /// The slot of the innermost binding of `name` in scope.
+    fn get(&self, name: &str) -> Option<u32> {
+        self.slots.get(name).and_then(|stack| stack.last()).copied()
+    }
+}
+
 struct Ctx {
-    scope: Vec<(String, u32)>,
+    scope: Scope,
     next_slot: u32,
     /// The name of each slot given so far (`LambdaCode::slot_names`).
     slot_names: Vec<String>,
@@ -200,8 +247,8 @@ impl Lowerer {
     }
 
     fn resolve(&self, ctx: &Ctx, name: &str, span: Span) -> Result<VarRef, LowerError> {
-        if let Some((_, s)) = ctx.scope.iter().rev().find(|(n, _)| n == name) {
-            return Ok(VarRef::Local(*s));
+        if let Some(s) = ctx.scope.get(name) {
+            return Ok(VarRef::Local(s));
         }
         let g = if ctx.is_prelude {
             self.prelude.get(name)
@@ -270,7 +317,7 @@ impl Lowerer {
             return err("`\\n` flag left by the checker", lam.span);
         }
         let mut ctx = Ctx {
-            scope: Vec::new(),
+            scope: Scope::default(),
             next_slot: 0,
             slot_names: Vec::new(),
             module,
@@ -307,10 +354,10 @@ impl Lowerer {
         Ok(id)
     }
 
-    fn bind(ctx: &mut Ctx, name: &str) -> u32 {
+    fn bind(ctx: &mut Ctx, name: &Name) -> u32 {
         let s = ctx.next_slot;
         ctx.next_slot += 1;
-        ctx.scope.push((name.to_string(), s));
+        ctx.scope.push(name, s);
         ctx.slot_names.push(name.to_string());
         s
     }
@@ -491,5 +538,76 @@ impl Lowerer {
             ExprKind::Lit(k) => ExprCode::Lit(*k),
         };
         Ok(self.push(code, e.span))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scope_shadows_and_uncovers() {
+        let (x, y) = (Name::from("x"), Name::from("y"));
+        let mut scope = Scope::default();
+        assert_eq!(scope.get("x"), None);
+        scope.push(&x, 0);
+        scope.push(&y, 1);
+        let mark = scope.len();
+        scope.push(&x, 2);
+        assert_eq!(scope.get("x"), Some(2));
+        assert_eq!(scope.get("y"), Some(1));
+        scope.truncate(mark);
+        assert_eq!(scope.get("x"), Some(0));
+        scope.push(&x, 3);
+        assert_eq!(scope.get("x"), Some(3));
+        scope.truncate(1);
+        assert_eq!(scope.get("x"), Some(0));
+        assert_eq!(scope.get("y"), None);
+        scope.truncate(0);
+        assert_eq!(scope.get("x"), None);
+    }
+
+    #[test]
+    fn inner_bindings_shadow_outer_ones() {
+        // `x` is the argument, then the `let`'s (whose lambda captures the
+        // argument), then the alternative's: the slots say which.
+        let code = lower_text(
+            "main = {} \\u {} -> f {one}\n\
+             one = {} \\r {} -> I# {1#}\n\
+             f = {} \\r {x} -> let x = {x} \\r {} -> Just {x} in\n\
+             \x20 case x of Just {x} -> x {}\n",
+        );
+        let f = code.globals.iter().find(|g| g.name == "f").unwrap();
+        let lam = &code.lambdas[f.lambda as usize];
+        assert_eq!(lam.slot_names, ["x", "x", "x"]);
+        let ExprCode::Let { binds, body, .. } = &code.exprs[lam.body as usize].code else {
+            panic!("f's body is a let");
+        };
+        // The `let`'s lambda captures the argument (slot 0 of f's body).
+        assert_eq!(
+            code.lambdas[binds[0].lambda as usize].free,
+            [VarRef::Local(0)]
+        );
+        let ExprCode::Case { scrut, alts, .. } = &code.exprs[*body as usize].code else {
+            panic!("the let's body is a case");
+        };
+        assert!(matches!(
+            &code.exprs[*scrut as usize].code,
+            ExprCode::App {
+                fun: VarRef::Local(1),
+                ..
+            }
+        ));
+        let AltsKind::Alg(alg) = alts else {
+            panic!("an algebraic case")
+        };
+        assert_eq!(alg[0].binds, [2]);
+        assert!(matches!(
+            &code.exprs[alg[0].body as usize].code,
+            ExprCode::App {
+                fun: VarRef::Local(2),
+                ..
+            }
+        ));
     }
 }
