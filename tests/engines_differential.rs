@@ -216,6 +216,38 @@ fn every_step_boundary() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
+/// A retainer census that needs more side memory than half of
+/// `--max-heap` stops the profile: at the same census on both engines,
+/// whose roots come in different orders over different heap layouts (the
+/// traversal's sets made on the way differ, the sets it ends with do not).
+#[test]
+fn retainer_census_limits_agree() {
+    let mut failures = Vec::new();
+    let mut stopped = 0;
+    for files in all_programs() {
+        let path = files[0].0.clone();
+        let l = load_files(&files, true, AutoCc::Top).unwrap();
+        for (max_heap, interval) in [(40 << 10, 777), (100 << 10, 500), (300 << 10, 1000)] {
+            let o = RunOptions {
+                heap_profile: Some(HeapProfileBy::Retainer),
+                heap_interval: interval,
+                max_heap: Some(max_heap),
+                ..mode_options(false, false)
+            };
+            match compare(&l, &o) {
+                Ok(out) => {
+                    stopped +=
+                        usize::from(out.heap_profile.is_some_and(|h| h.contains("\nstopped: ")));
+                }
+                Err(e) => failures.push(format!("{path} --max-heap={max_heap}: {e}")),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    // The limits are small enough to stop many programs' profiles.
+    assert!(stopped >= 20, "only {stopped} runs reached the limit");
+}
+
 #[test]
 fn profiling_off_changes_nothing_but_the_profile() {
     for files in all_programs() {

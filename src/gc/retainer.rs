@@ -23,7 +23,14 @@
 //! Memory: one `u32` per heap word (read at a closure's address), the
 //! work list and the interned sets, all outside the heap's counted words
 //! and allocated only when a retainer profile is asked for. [`compute`]
-//! fails with [`TooBig`] rather than pass the bound it is given.
+//! fails with [`TooBig`] rather than pass the bound it is given, and
+//! decides by what does not depend on the order of the roots (which the
+//! two engines give in different orders, over different heap layouts):
+//! the table and the sets closures have ended with, in this census and
+//! the ones before. What does depend on it, the work list and the sets
+//! one traversal makes on the way (kept apart, and dropped after it), may
+//! take as much again; only past that (twice the bound in all) does the
+//! traversal stop early.
 
 use std::collections::HashMap;
 
@@ -81,6 +88,18 @@ impl RetainerSets {
         self.members(s).binary_search(&r).is_ok()
     }
 
+    /// The set of `members` (sorted, no repeats), interned.
+    fn intern(&mut self, members: &[u32]) -> SetId {
+        if let Some(&t) = self.index.get(members) {
+            return t;
+        }
+        let t = self.sets.len() as SetId;
+        self.elements += members.len();
+        self.sets.push(members.to_vec());
+        self.index.insert(members.to_vec(), t);
+        t
+    }
+
     /// The set `s` with `r` added (interned).
     fn plus(&mut self, s: SetId, r: u32) -> SetId {
         if let Some(&t) = self.plus.get(&(s, r)) {
@@ -90,16 +109,7 @@ impl RetainerSets {
         if let Err(i) = members.binary_search(&r) {
             members.insert(i, r);
         }
-        let t = match self.index.get(&members) {
-            Some(&t) => t,
-            None => {
-                let t = self.sets.len() as SetId;
-                self.elements += members.len();
-                self.sets.push(members.clone());
-                self.index.insert(members, t);
-                t
-            }
-        };
+        let t = self.intern(&members);
         self.plus.insert((s, r), t);
         t
     }
@@ -131,9 +141,14 @@ type Work = (Addr, u32);
 /// Computes the retainer set of every closure the roots reach (call it
 /// right after a collection). `retainer_of` says whether a closure is a
 /// retainer, and which (its cost centre or stack): it must never return
-/// [`SYSTEM`]. New sets are interned in `sets`. The side memory (the
-/// table, the work list, the sets) stays under `limit` bytes, or the
-/// traversal stops with [`TooBig`].
+/// [`SYSTEM`]. The sets closures end with are interned in `sets`.
+///
+/// The bound: the table and `sets` must fit in `limit` bytes, or the
+/// census fails with [`TooBig`]; that is a function of the heap's live
+/// graph alone, so both engines decide alike. While it runs, the
+/// traversal's whole side memory (with the work list and the sets it makes
+/// on the way, which depend on the order of the roots) is kept under twice
+/// `limit`: past that it stops, with [`TooBig`] too.
 pub fn compute(
     heap: &Heap,
     roots: &mut dyn Roots,
@@ -144,9 +159,14 @@ pub fn compute(
     let words = heap.addr_end();
     let table = words as u64 * 4;
     let too_big = |needed: u64| TooBig { needed, limit };
-    if table > limit {
-        return Err(too_big(table));
+    if table + sets.bytes() > limit {
+        return Err(too_big(table + sets.bytes()));
     }
+    // What the traversal may hold while it runs.
+    let hard = limit.saturating_mul(2);
+    let kept = table + sets.bytes();
+    // The sets of this traversal, as it makes them.
+    let mut made = RetainerSets::default();
     let mut of = vec![0 as SetId; words];
     let mut work: Vec<Work> = Vec::new();
     let work_bytes = |w: &Vec<Work>| w.capacity() as u64 * std::mem::size_of::<Work>() as u64;
@@ -157,15 +177,15 @@ pub fn compute(
                 work.push((a, SYSTEM));
             }
         }
-        let needed = table + work_bytes(&work);
-        if needed > limit {
+        let needed = kept + work_bytes(&work);
+        if needed > hard {
             failed.get_or_insert(needed);
         }
     });
     if let Some(needed) = failed {
         return Err(too_big(needed));
     }
-    let mut next_look = sets.plus.len() + 1024;
+    let mut next_look = 1024;
     while let Some((a, r)) = work.pop() {
         let Some((a, info)) = heap.deref_info(a) else {
             continue;
@@ -177,10 +197,10 @@ pub fn compute(
             continue;
         };
         let before = *slot;
-        if sets.contains(before, r) {
+        if made.contains(before, r) {
             continue;
         }
-        *slot = sets.plus(before, r);
+        *slot = made.plus(before, r);
         let child = match retainer_of(a, info, heap.cc(a)) {
             // A retainer's children were visited when it was first reached.
             Some(_) if before != 0 => continue,
@@ -196,13 +216,22 @@ pub fn compute(
         // The side memory grows when the work list reallocates and when
         // sets are interned: look at it then (every 1,024 new entries of
         // the cache of sets).
-        if work.capacity() != had || sets.plus.len() >= next_look {
-            next_look = sets.plus.len() + 1024;
-            let needed = table + work_bytes(&work) + sets.bytes();
-            if needed > limit {
+        if work.capacity() != had || made.plus.len() >= next_look {
+            next_look = made.plus.len() + 1024;
+            let needed = kept + work_bytes(&work) + made.bytes();
+            if needed > hard {
                 return Err(too_big(needed));
             }
         }
+    }
+    drop(work);
+    // The sets the closures end with, kept for the run (whatever order
+    // they were reached in, these are the same), and the decision.
+    let mut kept_as: Vec<Option<SetId>> = vec![None; made.sets.len()];
+    kept_as[0] = Some(0);
+    for s in of.iter_mut() {
+        let k = &mut kept_as[*s as usize];
+        *s = *k.get_or_insert_with(|| sets.intern(&made.sets[*s as usize]));
     }
     let needed = table + sets.bytes();
     if needed > limit {

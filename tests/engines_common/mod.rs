@@ -44,8 +44,8 @@ pub struct Outcome {
     pub error: Option<String>,
     pub steps: u64,
     pub profile: Vec<u8>,
-    /// The heap profile as `.hp` text followed by its stacks listing, when
-    /// one was asked for.
+    /// The heap profile as `.hp` text followed by its stacks listing and
+    /// why a retainer profile stopped (if it did), when one was asked for.
     pub heap_profile: Option<String>,
     /// GC statistics: same allocations and roots give the same collections.
     pub gc: (u64, u64, u64, u64),
@@ -67,7 +67,11 @@ pub fn run_engine(l: &Loaded, engine: Engine, options: &RunOptions) -> Outcome {
         profile: format::write(&r.profile),
         heap_profile: r.heap_profile.map(|h| {
             let hp = h.hp_text.unwrap_or_default();
-            format!("{hp}{}", h.stacks_text.unwrap_or_default())
+            let stopped = h
+                .retainer_limit
+                .map(|m| format!("\nstopped: {m}"))
+                .unwrap_or_default();
+            format!("{hp}{}{stopped}", h.stacks_text.unwrap_or_default())
         }),
         gc: (
             r.stats.bytes_allocated,
