@@ -76,6 +76,15 @@ pub const PRELUDE_MODULE: &str = "Prelude";
 /// with thousands of errors linear).
 const MAX_SUGGESTIONS: usize = 200;
 
+/// How many cells of edit-distance tables the search for misspelt
+/// constructors (matched, never built) computes in all (a fraction of a
+/// second's work). The search skips the names whose lengths are too far
+/// apart and shares the rows of common prefixes (`BuiltIndex::closest`):
+/// 20,000 alternatives `E0` ... `E19999` beside 20,000 built `D0` ...
+/// `D19999`, which compared pair by pair took two minutes, take some
+/// twenty million cells.
+const MAX_CON_CELLS: usize = 200_000_000;
+
 /// Runs every static check over the whole program, rewriting free-variable
 /// lists and `\n` flags as described in the module documentation. Returns
 /// every error and warning; the program is runnable only when none of them is
@@ -879,24 +888,23 @@ impl Checker {
     /// builds, and a constructor of the same arity that is built has a close
     /// name, that is almost surely a typo: a warning says so. (Without a
     /// close name it may be a deliberately complete case, and nothing is
-    /// said.)
+    /// said.) The close names are searched for in a [`BuiltIndex`], at most
+    /// [`MAX_CON_CELLS`] cells of edit-distance tables in all: the constructors are
+    /// taken in the order their first alternatives come, and those left
+    /// when the budget is spent get no warning.
     fn report_unbuilt_patterns(&mut self) {
-        for (name, arity, span) in std::mem::take(&mut self.matched) {
+        let matched = std::mem::take(&mut self.matched);
+        if matched.iter().all(|(name, _, _)| self.built.contains(name)) {
+            return;
+        }
+        let index = BuiltIndex::new(&self.built, &self.con_arity);
+        let mut rows = PrefixRows::default();
+        let mut budget = MAX_CON_CELLS;
+        for (name, arity, span) in matched {
             if self.built.contains(&name) {
                 continue;
             }
-            let limit = (name.chars().count() / 3).max(1);
-            let close = self
-                .built
-                .iter()
-                .filter(|c| {
-                    self.con_arity
-                        .get(c.as_str())
-                        .is_some_and(|&(a, _)| a == arity)
-                })
-                .filter_map(|c| Some((edit_distance(&name, c, limit)?, c)))
-                .min();
-            if let Some((_, close)) = close {
+            if let Some(close) = index.closest(&name, arity, &mut rows, &mut budget) {
                 self.diags.push(
                     Diagnostic::warning(
                         span,
@@ -1004,12 +1012,18 @@ impl Checker {
             .keys()
             .filter(|_| !self.in_prelude)
             .map(Name::as_str);
+        let chars: Vec<char> = name.chars().collect();
+        let mut rows = EditRows::default();
+        let mut other = Vec::new();
         locals
             .chain(prelude)
             .chain(user)
             .filter(|c| *c != name)
+            .filter(|c| c.chars().count().abs_diff(chars.len()) <= limit)
             .filter_map(|c| {
-                let d = edit_distance(name, c, limit)?;
+                other.clear();
+                other.extend(c.chars());
+                let d = rows.within(&chars, &other, limit)?;
                 Some((d, c))
             })
             .min()
@@ -1142,39 +1156,245 @@ fn plural(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
+/// The constructors some expression builds, each with its characters, in
+/// lists by arity and length (in characters), each list sorted: the
+/// candidates for a misspelt constructor's close name. Two names within
+/// an edit distance of `k` have lengths within `k`, so a name is compared
+/// only with the lists of its own arity and of lengths near its own, and
+/// not with every built constructor (10,000 matched names beside 10,000
+/// built ones of other lengths made 100 million comparisons, each
+/// allocating).
+struct BuiltIndex {
+    lists: Map<(usize, usize), NameList>,
+}
+
+/// Names, each with its characters, sorted.
+type NameList = Vec<(Name, Vec<char>)>;
+
+impl BuiltIndex {
+    /// Indexes `built` by the arity of each constructor's first use.
+    fn new(built: &Set<Name>, con_arity: &Map<Name, (usize, Span)>) -> BuiltIndex {
+        let mut lists: Map<(usize, usize), NameList> = Map::default();
+        for name in built {
+            if let Some(&(arity, _)) = con_arity.get(name) {
+                let chars: Vec<char> = name.chars().collect();
+                lists
+                    .entry((arity, chars.len()))
+                    .or_default()
+                    .push((name.clone(), chars));
+            }
+        }
+        for list in lists.values_mut() {
+            list.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        }
+        BuiltIndex { lists }
+    }
+
+    /// The built constructor of `arity` closest to `name` other than `name`
+    /// itself, within one edit per three characters (at least one): the
+    /// least edit distance, then the first name in `str` order, exactly as
+    /// comparing `name` with every built constructor would choose. A list
+    /// is walked in order as a trie: a name's table shares its rows with
+    /// the name before it for their common prefix, and once a prefix's row
+    /// is all above the distance still worth finding, every name that
+    /// starts with it is skipped. Each cell of the tables computed costs
+    /// one of `budget`; `None` when there is no such constructor, or when
+    /// the budget ran out before the search could end.
+    fn closest(
+        &self,
+        name: &str,
+        arity: usize,
+        rows: &mut PrefixRows,
+        budget: &mut usize,
+    ) -> Option<&Name> {
+        let chars: Vec<char> = name.chars().collect();
+        let len = chars.len();
+        let limit = (len / 3).max(1);
+        let mut best: Option<(usize, &Name)> = None;
+        // Lengths nearest first, where the closest names most likely are:
+        // a close one found early makes the search stop sooner.
+        for step in 0..=2 * limit {
+            let other_len = if step % 2 == 0 {
+                len + step / 2
+            } else if let Some(l) = len.checked_sub(step.div_ceil(2)) {
+                l
+            } else {
+                continue;
+            };
+            if other_len.abs_diff(len) > best.map_or(limit, |(d, _)| d) {
+                continue;
+            }
+            let Some(list) = self.lists.get(&(arity, other_len)) else {
+                continue;
+            };
+            rows.start(&chars);
+            let mut k = 0;
+            'names: while let Some((other, other_chars)) = list.get(k) {
+                if let Some((d, b)) = best {
+                    // Distinct names are at least one edit apart: after a
+                    // name one edit away, only a name before it in the
+                    // (sorted) list can be chosen.
+                    if d == 1 && other >= b {
+                        break;
+                    }
+                }
+                let bound = best.map_or(limit, |(d, _)| d);
+                rows.keep_common_prefix(other_chars);
+                while rows.depth() < other_chars.len() {
+                    *budget = budget.checked_sub(len + 1)?;
+                    if rows.push(&chars, other_chars[rows.depth()]) > bound {
+                        // No name starting so is within `bound`.
+                        let prefix = &other_chars[..rows.depth()];
+                        k += list[k..].partition_point(|(_, c)| c.starts_with(prefix));
+                        continue 'names;
+                    }
+                }
+                if let Some(d) = rows.distance()
+                    && d <= bound
+                    && other != name
+                    && best.is_none_or(|b| (d, other) < b)
+                {
+                    best = Some((d, other));
+                }
+                k += 1;
+            }
+        }
+        best.map(|(_, c)| c)
+    }
+}
+
+/// The rows of the edit-distance tables between a name and the names of a
+/// sorted list, one after the other: row `i` holds the distances between
+/// the name's prefixes and the first `i` characters of a name of the list,
+/// so the rows of a prefix two names share are computed once.
+#[derive(Default)]
+struct PrefixRows {
+    /// The characters whose rows are computed (a prefix of a list's name).
+    prefix: Vec<char>,
+    /// `rows[i]` for `i` up to `prefix.len()`; those beyond are kept only
+    /// for their allocations.
+    rows: Vec<Vec<usize>>,
+}
+
+impl PrefixRows {
+    /// Starts the tables with `name`: only the empty prefix's row.
+    fn start(&mut self, name: &[char]) {
+        self.prefix.clear();
+        if self.rows.is_empty() {
+            self.rows.push(Vec::new());
+        }
+        self.rows[0].clear();
+        self.rows[0].extend(0..=name.len());
+    }
+
+    /// How many characters of the list's name the rows cover.
+    fn depth(&self) -> usize {
+        self.prefix.len()
+    }
+
+    /// Keeps the rows of the prefix `other` shares with the last name.
+    fn keep_common_prefix(&mut self, other: &[char]) {
+        let common = self
+            .prefix
+            .iter()
+            .zip(other)
+            .take_while(|(a, b)| a == b)
+            .count();
+        self.prefix.truncate(common);
+    }
+
+    /// Computes the row of the prefix extended by `c`, and returns its
+    /// least cell: when that is above a limit, so is every later row's
+    /// (each row's least cell is at most one more than the row before's,
+    /// and a swap reaches back two rows at the cost of one edit), and no
+    /// name starting with this prefix is within the limit.
+    fn push(&mut self, name: &[char], c: char) -> usize {
+        let i = self.prefix.len() + 1;
+        self.prefix.push(c);
+        if self.rows.len() <= i {
+            self.rows.push(Vec::new());
+        }
+        let (done, rest) = self.rows.split_at_mut(i);
+        let cur = &mut rest[0];
+        let prev = &done[i - 1];
+        cur.clear();
+        cur.push(i);
+        let mut row_min = i;
+        for j in 1..=name.len() {
+            let cost = usize::from(name[j - 1] != c);
+            let mut v = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && name[j - 1] == self.prefix[i - 2] && name[j - 2] == c {
+                v = v.min(done[i - 2][j - 2] + 1);
+            }
+            cur.push(v);
+            row_min = row_min.min(v);
+        }
+        row_min
+    }
+
+    /// The edit distance between the name and the prefix.
+    fn distance(&self) -> Option<usize> {
+        self.rows.get(self.prefix.len())?.last().copied()
+    }
+}
+
 /// Edit distance between `a` and `b`, if it is at most `limit`: insertions,
 /// deletions, substitutions and swaps of two neighbours (`lenght` is one
 /// edit from `length`) each count one (the optimal string alignment
 /// distance).
+#[cfg(test)]
 fn edit_distance(a: &str, b: &str, limit: usize) -> Option<usize> {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    if a.len().abs_diff(b.len()) > limit {
-        return None;
-    }
-    // Rows i-2, i-1 and i of the table.
-    let mut before: Vec<usize> = vec![0; b.len() + 1];
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for i in 1..=a.len() {
-        cur[0] = i;
-        let mut row_min = cur[0];
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                cur[j] = cur[j].min(before[j - 2] + 1);
-            }
-            row_min = row_min.min(cur[j]);
-        }
-        if row_min > limit {
+    EditRows::default().within(&a, &b, limit)
+}
+
+/// The rows of the edit-distance table, kept from one comparison to the
+/// next so that comparing a name with thousands allocates nothing.
+#[derive(Default)]
+struct EditRows {
+    /// Rows i-2, i-1 and i of the table.
+    before: Vec<usize>,
+    prev: Vec<usize>,
+    cur: Vec<usize>,
+}
+
+impl EditRows {
+    /// The edit distance between `a` and `b`, if it is at most `limit`:
+    /// insertions, deletions, substitutions and swaps of two neighbours
+    /// (`lenght` is one edit from `length`) each count one (the optimal
+    /// string alignment distance).
+    fn within(&mut self, a: &[char], b: &[char], limit: usize) -> Option<usize> {
+        if a.len().abs_diff(b.len()) > limit {
             return None;
         }
-        std::mem::swap(&mut before, &mut prev);
-        std::mem::swap(&mut prev, &mut cur);
+        let EditRows { before, prev, cur } = self;
+        before.clear();
+        before.resize(b.len() + 1, 0);
+        prev.clear();
+        prev.extend(0..=b.len());
+        cur.clear();
+        cur.resize(b.len() + 1, 0);
+        for i in 1..=a.len() {
+            cur[0] = i;
+            let mut row_min = cur[0];
+            for j in 1..=b.len() {
+                let cost = usize::from(a[i - 1] != b[j - 1]);
+                cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    cur[j] = cur[j].min(before[j - 2] + 1);
+                }
+                row_min = row_min.min(cur[j]);
+            }
+            if row_min > limit {
+                return None;
+            }
+            std::mem::swap(before, prev);
+            std::mem::swap(prev, cur);
+        }
+        let d = prev[b.len()];
+        (d <= limit).then_some(d)
     }
-    let d = prev[b.len()];
-    (d <= limit).then_some(d)
 }
 
 #[cfg(test)]
@@ -1609,5 +1829,104 @@ mod tests {
         assert_eq!(edit_distance("ab", "ba", 0), None);
         assert_eq!(edit_distance("abc", "xyz", 1), None);
         assert_eq!(edit_distance("a", "abcd", 1), None);
+    }
+
+    /// An index of `names`, each built with the arity paired with it.
+    fn built_index(names: &[(String, usize)]) -> BuiltIndex {
+        let built: Set<Name> = names.iter().map(|(n, _)| Name::from(n)).collect();
+        let con_arity: Map<Name, (usize, Span)> = names
+            .iter()
+            .map(|(n, a)| (Name::from(n), (*a, Span::default())))
+            .collect();
+        BuiltIndex::new(&built, &con_arity)
+    }
+
+    #[test]
+    fn closest_built_is_what_comparing_every_name_chooses() {
+        // Names from a small alphabet, so that many are close and many
+        // tie; a few not ASCII.
+        let mut seed = 12345u64;
+        let mut next = move |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        let alphabet = ['A', 'b', 'c', 'd', 'é', '1'];
+        let word = |next: &mut dyn FnMut(u64) -> u64| -> String {
+            let len = 1 + next(9) as usize;
+            (0..len).map(|_| alphabet[next(6) as usize]).collect()
+        };
+        let names: Vec<(String, usize)> = (0..400)
+            .map(|_| (word(&mut next), next(2) as usize))
+            .collect();
+        // Each name once, with its first arity (as the checker keeps it).
+        let mut seen = Set::default();
+        let names: Vec<(String, usize)> = names
+            .into_iter()
+            .filter(|(n, _)| seen.insert(n.clone()))
+            .collect();
+        let index = built_index(&names);
+        let mut rows = PrefixRows::default();
+        let mut found = 0;
+        for _ in 0..400 {
+            let query = word(&mut next);
+            let arity = next(2) as usize;
+            let limit = (query.chars().count() / 3).max(1);
+            let every = names
+                .iter()
+                .filter(|(n, a)| *a == arity && *n != query)
+                .filter_map(|(n, _)| Some((edit_distance(&query, n, limit)?, n.as_str())))
+                .min()
+                .map(|(_, n)| n);
+            let mut budget = usize::MAX;
+            let closest = index.closest(&query, arity, &mut rows, &mut budget);
+            assert_eq!(closest.map(Name::as_str), every, "closest to {query}");
+            found += usize::from(every.is_some());
+        }
+        assert!(found > 100, "only {found} queries had a close name");
+    }
+
+    #[test]
+    fn closest_built_compares_only_names_of_near_lengths() {
+        // `D0` ... `D999` are 2 to 4 characters long, `Qqqqqqqqqqqqq5` 14,
+        // allowing 4 edits: no pair is worth comparing.
+        let names: Vec<(String, usize)> = (0..1000).map(|i| (format!("D{i}"), 0)).collect();
+        let index = built_index(&names);
+        let mut rows = PrefixRows::default();
+        let mut budget = 1000;
+        assert_eq!(
+            index.closest("Qqqqqqqqqqqqq5", 0, &mut rows, &mut budget),
+            None
+        );
+        assert_eq!(budget, 1000);
+        // `D` names of another arity are not candidates either.
+        assert_eq!(index.closest("E5", 1, &mut rows, &mut budget), None);
+        assert_eq!(budget, 1000);
+        // `E5` is one edit from `D5`: after it, only names before it could
+        // be chosen. Each row of `E5`'s table costs 3 cells: among the names
+        // of its length, the row of `D`, then one of each of `D0` ... `D5`,
+        // the others being already two edits away; among those of length 3,
+        // `D`, then one row for each of `D1`, `D2`, `D3` and `D4`, which
+        // stands for ten names, and it stops at `D50`. (None is of length 1.)
+        let close = index.closest("E5", 0, &mut rows, &mut budget);
+        assert_eq!(close.map(Name::as_str), Some("D5"));
+        assert_eq!(1000 - budget, 3 * (7 + 5));
+    }
+
+    #[test]
+    fn closest_built_gives_up_when_the_budget_is_spent() {
+        let names: Vec<(String, usize)> = (0..100).map(|i| (format!("D{i}"), 0)).collect();
+        let index = built_index(&names);
+        let mut rows = PrefixRows::default();
+        // Each row of `E7`'s table costs 3 cells: the budget pays for the
+        // row of `D`, not for the next.
+        let mut budget = 4;
+        assert_eq!(index.closest("E7", 0, &mut rows, &mut budget), None);
+        assert_eq!(budget, 1);
+        assert_eq!(index.closest("E1", 0, &mut rows, &mut budget), None);
+        let mut budget = 100;
+        let close = index.closest("E7", 0, &mut rows, &mut budget);
+        assert_eq!(close.map(Name::as_str), Some("D7"));
     }
 }
