@@ -48,14 +48,19 @@ struct Finished {
 
 /// Runs `program args`, waiting for it with `wait4` to read its peak
 /// resident memory (so the `Child` itself is never waited for).
-#[allow(clippy::zombie_processes)]
 fn run_measured(program: &str, args: &[&str]) -> Finished {
-    let mut child = Command::new(program)
-        .args(args)
+    let mut command = Command::new(program);
+    command.args(args);
+    run_command(&mut command).unwrap_or_else(|e| panic!("{program} starts: {e}"))
+}
+
+/// [`run_measured`] of a command made ready, or why it did not start.
+#[allow(clippy::zombie_processes)]
+fn run_command(command: &mut Command) -> std::io::Result<Finished> {
+    let mut child = command
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{program} starts: {e}"));
+        .spawn()?;
     let mut pipe = child.stderr.take().unwrap();
     let reader = std::thread::spawn(move || {
         let mut s = String::new();
@@ -72,12 +77,120 @@ fn run_measured(program: &str, args: &[&str]) -> Finished {
     let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
     assert_eq!(r, pid, "wait4: {}", std::io::Error::last_os_error());
     let stderr = reader.join().unwrap();
-    Finished {
+    Ok(Finished {
         code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
         signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
         stderr,
         peak_rss: usage.ru_maxrss as u64 * 1024,
+    })
+}
+
+/// `stg-run args` with its address space limited to `bytes`, as `ulimit
+/// -v` limits it (`RLIMIT_AS`), or why that is impossible here (a hard
+/// limit already lower, which the test cannot raise).
+fn run_address_limited(bytes: u64, args: &[&str]) -> Result<Finished, String> {
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new(stg_run());
+    command.args(args);
+    let limit = bytes as libc::rlim_t;
+    // SAFETY: the closure runs in the child between `fork` and `exec`,
+    // where it calls only `setrlimit`, which is async-signal-safe, on a
+    // value it owns.
+    unsafe {
+        command.pre_exec(move || {
+            let rl = libc::rlimit {
+                rlim_cur: limit,
+                rlim_max: limit,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &rl) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
     }
+    run_command(&mut command)
+        .map_err(|e| format!("cannot limit the address space to {bytes} bytes: {e}"))
+}
+
+/// The address-space limit the stack tests run under: room for the
+/// binary, a small heap and its worker thread's stack reservation, and
+/// far less than the stacks' default share of memory would take.
+const ADDRESS_SPACE: u64 = 1536 << 20;
+
+/// A stack-growing run under [`ADDRESS_SPACE`] with `flags`, on both
+/// engines: status 3, not an abort, the profile written, and both
+/// engines' standard error the same, which it returns (`None`: skipped).
+fn stack_run_in_limited_address_space(test: &str, flags: &[&str]) -> Option<String> {
+    let mut stderrs = vec![];
+    for engine in ["fast", "reference"] {
+        let dir = scratch("robust_memory", &format!("{test}_{engine}"));
+        let prog = write(&dir, "grow.stg", GROWING_STACK);
+        let profile = dir.join("grow.pgcl");
+        let mut args = vec![
+            prog.to_str().unwrap(),
+            "--engine",
+            engine,
+            "--max-heap",
+            "64M",
+            "--profile-file",
+            profile.to_str().unwrap(),
+        ];
+        args.extend_from_slice(flags);
+        let f = match run_address_limited(ADDRESS_SPACE, &args) {
+            Ok(f) => f,
+            Err(why) => {
+                eprintln!("skipped: {why}");
+                return None;
+            }
+        };
+        assert_eq!(
+            (f.code, f.signal),
+            (Some(3), None),
+            "{engine}: a runtime error, not an abort: {}",
+            f.stderr
+        );
+        assert!(
+            std::fs::metadata(&profile).is_ok_and(|m| m.len() > 0),
+            "{engine}: the profile is written: {}",
+            f.stderr
+        );
+        stderrs.push(f.stderr.replace(prog.to_str().unwrap(), "grow.stg"));
+    }
+    assert_eq!(stderrs[0], stderrs[1], "both engines stop alike");
+    stderrs.pop()
+}
+
+/// The default `--max-stack` is at most a quarter of the address space
+/// left under `ulimit -v` (as the heap's default is at most what the
+/// system would reserve), so deep recursion stops at that limit instead
+/// of the allocation of a grown stack aborting the process.
+#[test]
+fn the_default_max_stack_fits_the_address_space_limit() {
+    let Some(stderr) = stack_run_in_limited_address_space("as_default", &[]) else {
+        return;
+    };
+    assert!(
+        stderr.contains("stack overflow: the stacks passed")
+            && stderr.contains("of address space left under the process's limit (ulimit -v)"),
+        "the limit is the address space's share, and says so: {stderr}"
+    );
+}
+
+/// Under a `--max-stack` larger than the address space allows, the
+/// stacks' growth fails cleanly: a stack overflow naming the memory the
+/// system would not give, after the same steps on both engines.
+#[test]
+fn stacks_the_system_cannot_grow_stop_with_an_error() {
+    let Some(stderr) = stack_run_in_limited_address_space("as_explicit", &["--max-stack", "64G"])
+    else {
+        return;
+    };
+    assert!(
+        stderr.contains("stack overflow: the stacks passed")
+            && stderr.contains("the system would not give them more memory")
+            && stderr.contains("ulimit -v"),
+        "the message says what ran out and what to do: {stderr}"
+    );
 }
 
 fn stg_run() -> &'static str {

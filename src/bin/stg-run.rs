@@ -127,7 +127,8 @@ struct Cli {
     max_heap: Option<u64>,
 
     /// Largest machine stacks, in bytes with an optional K, M or G suffix, like GHC's -K, counted
-    /// as 16 bytes a value (default: 20% of the memory available).
+    /// as 16 bytes a value (default: 20% of the memory available, at most a quarter of the
+    /// address space left under `ulimit -v`).
     #[arg(help_heading = LIMITS, long, value_name = "SIZE", value_parser = parse_size)]
     max_stack: Option<u64>,
 

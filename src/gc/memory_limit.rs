@@ -99,9 +99,60 @@ pub fn heap_limit(flag: Option<u64>) -> Limit {
     Limit::new(flag, HEAP_SHARE_PERCENT)
 }
 
-/// The stack limit: `--max-stack`, else [`STACK_SHARE_PERCENT`] of [`available`].
+/// The stack limit: `--max-stack`, else [`STACK_SHARE_PERCENT`] of
+/// [`available`], but at most [`STACK_ADDRESS_SPACE_DIVISOR`]th of the
+/// address space the process has left under its limit (`ulimit -v`,
+/// [`address_space_left`]). Called once the heap has reserved its spaces,
+/// which the address space left then leaves out.
 pub fn stack_limit(flag: Option<u64>) -> Limit {
-    Limit::new(flag, STACK_SHARE_PERCENT)
+    let limit = Limit::new(flag, STACK_SHARE_PERCENT);
+    match (limit.default_of.is_some(), address_space_left()) {
+        (true, Some(left)) if left / STACK_ADDRESS_SPACE_DIVISOR < limit.bytes => Limit {
+            bytes: left / STACK_ADDRESS_SPACE_DIVISOR,
+            default_of: Some(format!(
+                "a quarter of the {left} bytes of address space left under the process's limit (ulimit -v)"
+            )),
+        },
+        _ => limit,
+    }
+}
+
+/// The default stack limit's share of the address space left: the stacks
+/// take up to about 2.5 bytes of memory (with the room they reserve as
+/// they grow, and the reference engine's environments) for each byte
+/// `--max-stack` counts, and the rest of the run (the profile, a census's
+/// tables) needs some too.
+pub const STACK_ADDRESS_SPACE_DIVISOR: u64 = 4;
+
+/// The address space the process may still map under its limit
+/// (`RLIMIT_AS`, `ulimit -v`): the limit less what is mapped now (the
+/// size of the process's virtual memory, `/proc/self/statm`), in whole
+/// MiB; `None`
+/// without a limit, or where the system does not say.
+pub fn address_space_left() -> Option<u64> {
+    let mut rl = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `rl` is a valid, writable `rlimit` that lives for the call;
+    // `getrlimit` writes only it.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut rl) } != 0
+        || rl.rlim_cur == libc::RLIM_INFINITY
+    {
+        return None;
+    }
+    let pages: u64 = read_small(Path::new("/proc/self/statm"))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    // SAFETY: `sysconf` reads a configuration value; it has no memory
+    // effects.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    let mapped = pages.saturating_mul(u64::try_from(page).ok().filter(|&p| p > 0)?);
+    // Whole MiB: a page more or less mapped before the engines ask (they
+    // allocate differently) changes no default, so both name the same.
+    Some(rl.rlim_cur.saturating_sub(mapped) >> 20 << 20)
 }
 
 /// The memory this process may use, read once per process.

@@ -55,6 +55,41 @@ pub(crate) fn alloc_globals(
     Ok(globals)
 }
 
+/// The stacks' room, in words as `--max-stack` counts them, that an
+/// engine reserves first: it reserves its stacks' memory ahead, for so
+/// many words, and reserves more only when a rule would pass it, so that
+/// no push grows a stack (an allocation that fails is then an error, not
+/// an abort).
+pub(crate) const MIN_STACK_ROOM_WORDS: u64 = 1 << 16;
+
+/// The stacks' next room, in words, when a rule would take them to
+/// `words`, past `room`: double, or `words` if more, up to `max_words`
+/// (`--max-stack`'s). Both engines grow at the same counts, so that
+/// they stop at the same step when the system has no more memory.
+pub(crate) fn next_stack_room(room: u64, words: u64, max_words: u64) -> u64 {
+    room.saturating_mul(2)
+        .max(words)
+        .max(MIN_STACK_ROOM_WORDS)
+        .min(max_words)
+}
+
+/// Reserve room in `v` for `len` elements in all, failing rather than
+/// aborting when the system has no memory for it.
+pub(crate) fn try_reserve_len<T>(
+    v: &mut Vec<T>,
+    len: usize,
+) -> Result<(), std::collections::TryReserveError> {
+    v.try_reserve_exact(len.saturating_sub(v.len()))
+}
+
+/// The error of stacks that could not grow past `room_words`.
+pub(crate) fn stack_memory(room_words: u64, limit: &crate::gc::memory_limit::Limit) -> ErrorKind {
+    ErrorKind::StackMemory {
+        room_bytes: room_words.saturating_mul(16),
+        limit_bytes: limit.bytes,
+    }
+}
+
 /// The error of a heap that could not make room: `e` from the collector,
 /// or (`None`: an allocation that found no room after a reservation made
 /// it, which cannot happen) the heap's own figures.

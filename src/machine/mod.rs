@@ -348,6 +348,13 @@ pub enum ErrorKind {
         /// Where a default limit came from (`None`: `--max-stack` gave it).
         default_of: Option<String>,
     },
+    /// The stacks passed `room_bytes` (as `--max-stack` counts them),
+    /// under their limit, and the system would not give them memory to
+    /// grow.
+    StackMemory {
+        room_bytes: u64,
+        limit_bytes: u64,
+    },
     /// `--max-heap` leaves no room for the program's top-level closures,
     /// which are made before the first step.
     GlobalsDoNotFit {
@@ -497,6 +504,13 @@ impl fmt::Display for ErrorKind {
                     default_note(default_of)
                 )
             }
+            ErrorKind::StackMemory {
+                room_bytes,
+                limit_bytes,
+            } => write!(
+                f,
+                "stack overflow: the stacks passed {room_bytes} bytes and the system would not give them more memory (their limit is {limit_bytes} bytes); give the process more memory or address space (ulimit -v)",
+            ),
             ErrorKind::GlobalsDoNotFit {
                 globals,
                 needed_bytes,
@@ -556,6 +570,7 @@ impl ErrorKind {
             | ErrorKind::Interrupted
             | ErrorKind::HeapLimit { .. }
             | ErrorKind::StackLimit { .. }
+            | ErrorKind::StackMemory { .. }
             | ErrorKind::GlobalsDoNotFit { .. }
             | ErrorKind::Output { .. }
             | ErrorKind::Prepare { .. } => return None,
@@ -592,6 +607,7 @@ impl fmt::Display for RuntimeError {
             ErrorKind::StepLimit { .. }
                 | ErrorKind::HeapLimit { .. }
                 | ErrorKind::StackLimit { .. }
+                | ErrorKind::StackMemory { .. }
         );
         if self.rule != "-" {
             if limit {

@@ -302,6 +302,10 @@ pub struct Machine<'a> {
     max_stack: memory_limit::Limit,
     /// Words held by `rs` (environments plus 3 words per continuation).
     rs_words: usize,
+    /// The stacks' room: words (as `--max-stack` counts them) up to which
+    /// the stacks have their memory reserved, so that no push grows a
+    /// vector (see [`Machine::grow_stacks`]).
+    room_words: u64,
     gc_stress: bool,
     trace: Option<TraceFormat>,
     /// Source of the last expression evaluated.
@@ -352,8 +356,11 @@ impl<'a> Machine<'a> {
             steps: 0,
             max_steps: options.max_steps,
             interrupt: common::Interrupt::new(options.interrupt),
+            // After the heap (above): its default leaves out the heap's
+            // reservation.
             max_stack: memory_limit::stack_limit(options.max_stack),
             rs_words: 0,
+            room_words: 0,
             gc_stress: options.gc_stress,
             // The JSON trace is the explorer's (`machine::explain`), an
             // observer of this engine.
@@ -558,11 +565,25 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// Would the stacks, after `words` more, pass `--max-stack`?
+    /// Would the stacks, after `words` more, pass `--max-stack`? If not,
+    /// have they room for them (else make it)?
     #[inline]
-    fn check_stack(&self, rule: Rule, words: usize) -> Result<(), RuntimeError> {
+    fn check_stack(&mut self, rule: Rule, words: usize) -> Result<(), RuntimeError> {
         let words = self.s.args.len() + self.rs_words + self.s.us.len() * 4 + words;
-        if words as u64 * 16 > self.max_stack.bytes {
+        if words as u64 > self.room_words {
+            return self.grow_stacks(rule, words as u64);
+        }
+        Ok(())
+    }
+
+    /// The stacks would pass their room at `words`: the limit's error if
+    /// they would pass `--max-stack`, else more room (at the counts the
+    /// fast engine takes it: [`common::next_stack_room`]), or the error
+    /// saying the system would not give the memory for it.
+    #[cold]
+    #[inline(never)]
+    fn grow_stacks(&mut self, rule: Rule, words: u64) -> Result<(), RuntimeError> {
+        if words.saturating_mul(16) > self.max_stack.bytes {
             return Err(self.limit_error(
                 ErrorKind::StackLimit {
                     limit_bytes: self.max_stack.bytes,
@@ -571,6 +592,19 @@ impl<'a> Machine<'a> {
                 rule,
             ));
         }
+        let room = common::next_stack_room(self.room_words, words, self.max_stack.bytes / 16);
+        let n = usize::try_from(room).unwrap_or(usize::MAX);
+        // `args` holds at most a value a word, `rs` a continuation every
+        // 3 words, `us` a frame every 4.
+        let reserved = common::try_reserve_len(&mut self.s.args, n)
+            .and_then(|()| common::try_reserve_len(&mut self.s.rs, n / 3 + 2))
+            .and_then(|()| common::try_reserve_len(&mut self.s.us, n / 4 + 2));
+        if reserved.is_err() {
+            return Err(
+                self.limit_error(common::stack_memory(self.room_words, &self.max_stack), rule)
+            );
+        }
+        self.room_words = room;
         Ok(())
     }
 

@@ -893,9 +893,13 @@ pub struct Machine<'a, const PROF: bool, const BIO: bool> {
     max_steps: Option<u64>,
     /// `--max-stack` in slots of 16 bytes (see [`Machine::stack_words`]).
     max_stack_words: u64,
-    /// The op loop's stack bound: `--max-stack` in words, lowered if
-    /// needed so that under it no height a frame records can pass
-    /// [`MAX_HEIGHT`] (see `threaded.rs`, `Machine::fits`).
+    /// The stacks' room: words (as `--max-stack` counts them) up to
+    /// which the stacks have their memory reserved, so that no push grows
+    /// a vector (at most `max_stack_words`; [`Machine::grow_stacks`]).
+    room_words: u64,
+    /// The op loop's stack bound: `room_words`, lowered if needed so that
+    /// under it no height a frame records can pass [`MAX_HEIGHT`] (see
+    /// `threaded.rs`, `Machine::fits`).
     op_stack_words: u64,
     /// `--max-stack` or its default.
     max_stack: memory_limit::Limit,
@@ -976,9 +980,10 @@ impl<'a, const PROF: bool, const BIO: bool> Machine<'a, PROF, BIO> {
         let heap_profile = crate::machine::heap_profiler(options, None);
         let acct = Accounting::new(options.cost_centres);
         let main_entry = acct.main_entry;
-        let max_stack = memory_limit::stack_limit(options.max_stack);
         let interrupt = common::Interrupt::new(options.interrupt);
         let heap = common::new_heap(options);
+        // After the heap: its default leaves out the heap's reservation.
+        let max_stack = memory_limit::stack_limit(options.max_stack);
         assert!(
             BIO == heap.keeps_biographies() && (PROF || !BIO),
             "the fast engine's build notes biographies exactly when its heap keeps them"
@@ -1044,6 +1049,7 @@ impl<'a, const PROF: bool, const BIO: bool> Machine<'a, PROF, BIO> {
             max_steps: options.max_steps,
             // A slot of the stacks is a value's 16 bytes (see `stack_words`).
             max_stack_words: max_stack.bytes / 16,
+            room_words: 0,
             op_stack_words: 0,
             max_stack,
             cs_words: 0,
@@ -1416,7 +1422,7 @@ impl<'a, const PROF: bool, const BIO: bool> Machine<'a, PROF, BIO> {
     /// step limit, then `--max-stack`. A rule either stops has none of its
     /// effects.
     #[inline]
-    fn check_limits(&self, rule: &'static str, words: usize) -> Result<(), RuntimeError> {
+    fn check_limits(&mut self, rule: &'static str, words: usize) -> Result<(), RuntimeError> {
         if self.steps >= self.limit {
             return Err(self.step_limit(rule));
         }
@@ -1424,18 +1430,61 @@ impl<'a, const PROF: bool, const BIO: bool> Machine<'a, PROF, BIO> {
     }
 
     /// Would the stacks pass `--max-stack` after a rule pushes `words`
-    /// more?
+    /// more? If not, have they room for them (else make it)?
     #[inline]
-    fn check_stack(&self, rule: &'static str, words: usize) -> Result<(), RuntimeError> {
+    fn check_stack(&mut self, rule: &'static str, words: usize) -> Result<(), RuntimeError> {
         let words = self.stack_words() + words;
         // Frames keep heights as `u32`; the slack covers the environments
         // opened between two checks. (64 GiB of environments: a
         // `--max-stack` this large is out of reach of both engines anyway.)
         let height = self.s.vals.len().max(self.s.args.len());
-        if words as u64 > self.max_stack_words || height > MAX_HEIGHT {
-            return Err(self.stack_error(rule));
+        if words as u64 > self.room_words || height > MAX_HEIGHT {
+            return self.grow_stacks(rule, words as u64, height);
         }
         Ok(())
+    }
+
+    /// The stacks would pass their room at `words`: the limit's error if
+    /// they would pass `--max-stack` (or a height past [`MAX_HEIGHT`]),
+    /// else more room (see [`common::next_stack_room`]), or the error
+    /// saying the system would not give the memory for it.
+    #[cold]
+    #[inline(never)]
+    fn grow_stacks(
+        &mut self,
+        rule: &'static str,
+        words: u64,
+        height: usize,
+    ) -> Result<(), RuntimeError> {
+        if words > self.max_stack_words || height > MAX_HEIGHT {
+            return Err(self.stack_error(rule));
+        }
+        let room = common::next_stack_room(self.room_words, words, self.max_stack_words);
+        let n = usize::try_from(room).unwrap_or(usize::MAX);
+        // `args` holds at most a value a word, `cs` an entry every 3
+        // words (a continuation's fewest), `vals` the constant area,
+        // the continuations' environments (counted), the current one and
+        // the room past its top (`values.rs`).
+        let vals = (self.const_top + self.k.max_env + 256).saturating_add(n);
+        let reserved = common::try_reserve_len(&mut self.s.args, n)
+            .and_then(|()| common::try_reserve_len(&mut self.s.cs, n / 3 + 2))
+            .and_then(|()| self.s.vals.try_reserve_len(vals));
+        if reserved.is_err() {
+            return Err(self.error(
+                common::stack_memory(self.room_words, &self.max_stack),
+                rule,
+                self.here(),
+            ));
+        }
+        self.room_words = room;
+        self.set_op_stack_words();
+        Ok(())
+    }
+
+    /// The op loop's stack bound (see `op_stack_words`).
+    fn set_op_stack_words(&mut self) {
+        let tallest = MAX_HEIGHT.saturating_sub(self.const_top + self.k.max_env);
+        self.op_stack_words = self.room_words.min(tallest as u64);
     }
 
     // ----- rules shared by the rule loop and the op loop ----------------
@@ -1659,8 +1708,7 @@ impl<'a, const PROF: bool, const BIO: bool> Machine<'a, PROF, BIO> {
                 vals.extend_from_slice(&globals);
                 vals.extend_from_slice(&self.k.constants[globals.len()..]);
                 self.const_top = vals.len();
-                let tallest = MAX_HEIGHT.saturating_sub(self.const_top + self.k.max_env);
-                self.op_stack_words = self.max_stack_words.min(tallest as u64);
+                self.set_op_stack_words();
                 self.top_floor = self.const_top;
                 self.env_base = self.const_top;
                 self.env_len = 0;

@@ -165,6 +165,14 @@ impl ValueStack {
         self.area.resize(want, Value::Int(0));
     }
 
+    /// Reserve memory for `len` slots in all, failing rather than
+    /// aborting when the system has none: growing the area up to there
+    /// then allocates nothing.
+    pub fn try_reserve_len(&mut self, len: usize) -> Result<(), std::collections::TryReserveError> {
+        self.area
+            .try_reserve_exact(len.saturating_sub(self.area.len()))
+    }
+
     /// Push the values of `from` (a scrutinee's copy of its environment,
     /// the constant area).
     pub fn extend_from_slice(&mut self, from: &[Value]) {
