@@ -107,15 +107,32 @@ pub fn heap_limit(flag: Option<u64>) -> Limit {
 pub fn stack_limit(flag: Option<u64>) -> Limit {
     let limit = Limit::new(flag, STACK_SHARE_PERCENT);
     match (limit.default_of.is_some(), address_space_left()) {
-        (true, Some(left)) if left / STACK_ADDRESS_SPACE_DIVISOR < limit.bytes => Limit {
-            bytes: left / STACK_ADDRESS_SPACE_DIVISOR,
-            default_of: Some(format!(
-                "a quarter of the {left} bytes of address space left under the process's limit (ulimit -v)"
-            )),
-        },
+        (true, Some(left)) if left / STACK_ADDRESS_SPACE_DIVISOR < limit.bytes => {
+            let share = left / STACK_ADDRESS_SPACE_DIVISOR;
+            if share >= MIN_DEFAULT_STACK_BYTES {
+                Limit {
+                    bytes: share,
+                    default_of: Some(format!(
+                        "a quarter of the {left} bytes of address space left under the process's limit (ulimit -v)"
+                    )),
+                }
+            } else {
+                Limit {
+                    bytes: MIN_DEFAULT_STACK_BYTES.min(limit.bytes),
+                    default_of: Some(format!(
+                        "the least default, though only {left} bytes of address space are left under the process's limit (ulimit -v)"
+                    )),
+                }
+            }
+        }
         _ => limit,
     }
 }
+
+/// The least default stack limit (1 MiB), where the address space left
+/// would make it less: a run stops at it, or when the system will not
+/// give the stacks the memory, with an error naming `ulimit -v`.
+const MIN_DEFAULT_STACK_BYTES: u64 = 1 << 20;
 
 /// The default stack limit's share of the address space left: the stacks
 /// take up to about 2.5 bytes of memory (with the room they reserve as
