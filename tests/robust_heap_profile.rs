@@ -263,3 +263,59 @@ fn the_stacks_listing_is_checked_before_the_run() {
     assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
     assert!(dir.join("spin.hp").exists());
 }
+
+/// A biographical profile under an address-space limit (`ulimit -v`):
+/// its table beside the heap is sized to the heap in use, not to the
+/// whole `--max-heap` (one entry a word, which did not fit beside a 2 GiB
+/// heap and aborted the run with neither profile written), and
+/// allocated so that a refusal is an error, not an abort.
+#[test]
+fn a_biographical_profile_fits_under_an_address_space_limit() {
+    const ADDRESS_SPACE: u64 = 4_000_000 * 1024;
+    let dir = scratch("robust_heap_profile", "biography_address_space");
+    let nfib = cli_common::program("nfib.stg");
+    let queens = cli_common::program("queens.stg");
+    let runs: [&[&str]; 2] = [
+        &[
+            nfib.to_str().unwrap(),
+            "--max-heap",
+            "2G",
+            "--heap-profile",
+            "biography",
+            "--profile-file",
+            "nfib.pgcl",
+        ],
+        // The default heap: the most address space the system reserves.
+        &[
+            queens.to_str().unwrap(),
+            "--heap-profile",
+            "biography",
+            "--profile",
+        ],
+    ];
+    for (args, stem) in runs.into_iter().zip(["nfib", "queens"]) {
+        let out = match cli_common::stg_run_address_limited(&dir, ADDRESS_SPACE, args) {
+            Ok(out) => out,
+            Err(why) => {
+                eprintln!("skipped: {why}");
+                return;
+            }
+        };
+        assert_eq!(out.status.code(), Some(0), "{stem}: {}", text(&out.stderr));
+        let hp = std::fs::read_to_string(dir.join(format!("{stem}.hp"))).unwrap();
+        assert!(
+            hp.contains("BEGIN_SAMPLE") && hp.contains("VOID"),
+            "{stem}: {hp}"
+        );
+        assert!(
+            dir.join(format!("{stem}.pgcl")).exists(),
+            "{stem}: the profile"
+        );
+    }
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "no temporary left: {left:?}");
+}

@@ -86,29 +86,11 @@ fn run_command(command: &mut Command) -> std::io::Result<Finished> {
 }
 
 /// `stg-run args` with its address space limited to `bytes`, as `ulimit
-/// -v` limits it (`RLIMIT_AS`), or why that is impossible here (a hard
-/// limit already lower, which the test cannot raise).
+/// -v` limits it, or why that is impossible here.
 fn run_address_limited(bytes: u64, args: &[&str]) -> Result<Finished, String> {
-    use std::os::unix::process::CommandExt;
     let mut command = Command::new(stg_run());
     command.args(args);
-    let limit = bytes as libc::rlim_t;
-    // SAFETY: the closure runs in the child between `fork` and `exec`,
-    // where it calls only `setrlimit`, which is async-signal-safe, on a
-    // value it owns.
-    unsafe {
-        command.pre_exec(move || {
-            let rl = libc::rlimit {
-                rlim_cur: limit,
-                rlim_max: limit,
-            };
-            if libc::setrlimit(libc::RLIMIT_AS, &rl) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-    run_command(&mut command)
+    run_command(cli_common::limit_address_space(&mut command, bytes))
         .map_err(|e| format!("cannot limit the address space to {bytes} bytes: {e}"))
 }
 

@@ -882,7 +882,7 @@ fn write_results(
         if let Some(warning) = summary.and_then(|h| h.budget_warning()) {
             say(&format!("stg-run: warning: {warning}\n"));
         }
-        if let Some(limit) = summary.and_then(|h| h.retainer_limit.as_ref()) {
+        if let Some(limit) = summary.and_then(|h| h.side_table_limit.as_ref()) {
             say(&format!("stg-run: error: {limit}\n"));
             status = io_status;
         }

@@ -49,9 +49,19 @@ pub enum Phase {
 /// The side table and the ledgers of deaths (see the module doc).
 #[derive(Debug)]
 pub struct Biographies {
-    /// One entry per heap word, read at a closure's address; 0 for a
+    /// One entry per heap word in use, read at a closure's address
+    /// ([`Biographies::index`]): the young generation's words, then the
+    /// old generation's from its base up to the highest address it may
+    /// hand out (the table grows with it, [`Biographies::cover`]); 0 for a
     /// closure no census has seen and nothing has used.
     entries: Vec<u32>,
+    /// The young generation's end, and the old generation's base.
+    young_end: usize,
+    old_base: usize,
+    /// The bytes the table needed when the system would not give them
+    /// (the table is then dropped and every closure's past settled, as if
+    /// the run had ended there: see [`Biographies::gave_up`]).
+    gave_up: Option<u64>,
     /// The current era: censuses taken so far, plus one.
     era: u32,
     /// Per era, the change of the void and of the drag total there, in
@@ -61,19 +71,77 @@ pub struct Biographies {
 }
 
 impl Biographies {
-    pub(super) fn new(capacity: usize) -> Biographies {
+    /// Biographies of a heap whose young generation ends at `young_end`
+    /// and whose old generation begins at `old_base`, with an empty table
+    /// ([`Biographies::cover`] makes it).
+    pub(super) fn new(young_end: usize, old_base: usize) -> Biographies {
         Biographies {
-            entries: vec![0; capacity],
+            entries: Vec::new(),
+            young_end,
+            old_base,
+            gave_up: None,
             era: 1,
             void: vec![0; 2],
             drag: vec![0; 2],
         }
     }
 
+    /// The entry of the word at `a` (past the table for an address in
+    /// neither generation).
+    #[inline(always)]
+    fn index(&self, a: usize) -> usize {
+        table_index(a, self.young_end, self.old_base)
+    }
+
+    /// The table's entries for every address below `end` (in the young
+    /// generation, or the old generation's below `end`), with a
+    /// reservation that fails rather than aborts: `Err` with the bytes
+    /// the table needed.
+    pub(super) fn cover(&mut self, end: usize) -> Result<(), u64> {
+        if self.gave_up.is_some() {
+            return Ok(());
+        }
+        let len = self.young_end + end.saturating_sub(self.old_base);
+        if len > self.entries.len() {
+            self.entries
+                .try_reserve_exact(len - self.entries.len())
+                .map_err(|_| len as u64 * 4)?;
+            self.entries.resize(len, 0);
+        }
+        Ok(())
+    }
+
+    /// The bytes the table needed when the system would not give them,
+    /// if it would not (the table is gone: no use is noted, and every
+    /// closure of the heap then has died, as at the end of a run).
+    pub fn gave_up(&self) -> Option<u64> {
+        self.gave_up
+    }
+
+    /// The closure at `a`, of `bytes`, dies now (for every closure of the
+    /// heap: before [`Biographies::give_up`], and at the end of the run).
+    pub fn dies_now(&mut self, a: Addr, bytes: u64) {
+        let e = self
+            .entries
+            .get(self.index(a as usize))
+            .copied()
+            .unwrap_or(0);
+        self.dies(e, bytes);
+    }
+
+    /// Give up the table, which needed `bytes` the system would not give,
+    /// once every closure in it has died ([`Biographies::dies_now`]),
+    /// which settles the censuses so far as if the run had ended here.
+    pub(super) fn give_up(&mut self, bytes: u64) {
+        self.entries = Vec::new();
+        self.gave_up = Some(bytes);
+    }
+
     /// The closure at `a` is used now.
     #[inline]
     pub(super) fn used(&mut self, a: Addr) {
-        if let Some(e) = self.entries.get_mut(a as usize) {
+        let i = self.index(a as usize);
+        if let Some(e) = self.entries.get_mut(i) {
             *e = (*e & (SEEN | COUNTED)) | USED | self.era;
         }
     }
@@ -88,7 +156,8 @@ impl Biographies {
     /// phase if counted.
     pub fn census_sees(&mut self, a: Addr, counts: impl FnOnce() -> bool) -> Option<Phase> {
         let era = self.era;
-        let e = self.entries.get_mut(a as usize)?;
+        let i = self.index(a as usize);
+        let e = self.entries.get_mut(i)?;
         if *e & SEEN == 0 {
             let counted = if counts() { COUNTED } else { 0 };
             // A closure not used yet is in its lag (or void) from this
@@ -140,14 +209,29 @@ impl Biographies {
     /// After a (major) collection: move the entries of the closures it
     /// copied (the forwarding words left in the spaces collected, `from`,
     /// say where), settle the deaths of those it did not, and leave a table
-    /// of `capacity` entries, zero beyond the copied closures.
+    /// for the old generation now at `old_base..old_end`, zero beyond the
+    /// copied closures. If the system would not give the new table, every
+    /// closure dies now instead (the copied ones too): see
+    /// [`Biographies::give_up`].
     pub(super) fn after_collection(
         &mut self,
         mem: &[Word],
         from: &[Range<usize>],
-        capacity: usize,
+        old_base: usize,
+        old_end: usize,
     ) {
-        let old = std::mem::replace(&mut self.entries, vec![0; capacity]);
+        if self.gave_up.is_some() {
+            return;
+        }
+        let len = self.young_end + (old_end - old_base);
+        let mut new = Vec::new();
+        let given = new.try_reserve_exact(len).is_ok();
+        if given {
+            new.resize(len, 0);
+        }
+        let old = std::mem::replace(&mut self.entries, new);
+        let (young_end, from_base) = (self.young_end, self.old_base);
+        let old_index = |a: usize| table_index(a, young_end, from_base);
         for r in from {
             let mut a = r.start;
             while a + 2 < r.end.min(mem.len()) {
@@ -156,9 +240,10 @@ impl Biographies {
                     break;
                 };
                 let size = closure_words(((w >> 8) & 0xff_ffff) as usize);
-                let e = old.get(a).copied().unwrap_or(0);
-                if tag == Tag::Forward {
-                    if let Some(slot) = self.entries.get_mut(mem[a + 2] as usize) {
+                let e = old.get(old_index(a)).copied().unwrap_or(0);
+                if tag == Tag::Forward && given {
+                    let to = table_index(mem[a + 2] as usize, self.young_end, old_base);
+                    if let Some(slot) = self.entries.get_mut(to) {
                         *slot = e;
                     }
                 } else {
@@ -167,19 +252,16 @@ impl Biographies {
                 a += size;
             }
         }
+        self.old_base = old_base;
+        if !given {
+            self.gave_up = Some(len as u64 * 4);
+        }
     }
 
-    /// At the end of the run every closure still live dies (`live`: their
-    /// addresses and sizes in bytes); then the void and drag totals of
-    /// each census `1..era`, by census.
-    pub fn totals_at_end(
-        &mut self,
-        live: impl IntoIterator<Item = (Addr, u64)>,
-    ) -> Vec<(u64, u64)> {
-        for (a, bytes) in live {
-            let e = self.entries.get(a as usize).copied().unwrap_or(0);
-            self.dies(e, bytes);
-        }
+    /// At the end of the run, once every closure still live has died
+    /// ([`Biographies::dies_now`]): the void and drag totals of each
+    /// census `1..era`, by census.
+    pub fn totals_at_end(&mut self) -> Vec<(u64, u64)> {
         let (mut void, mut drag) = (0i64, 0i64);
         (1..self.era as usize)
             .map(|k| {
@@ -188,5 +270,18 @@ impl Biographies {
                 (void.max(0) as u64, drag.max(0) as u64)
             })
             .collect()
+    }
+}
+
+/// The entry of the word at `a` in a table of the young generation's
+/// words (below `young_end`), then the old generation's from `old_base`
+/// (`usize::MAX`, past any table, for an address in neither).
+#[inline(always)]
+fn table_index(a: usize, young_end: usize, old_base: usize) -> usize {
+    if a < young_end {
+        a
+    } else {
+        a.checked_sub(old_base)
+            .map_or(usize::MAX, |o| o + young_end)
     }
 }

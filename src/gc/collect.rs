@@ -67,6 +67,7 @@ impl Heap {
             self.hp = self.old_top;
             self.lim = self.old_top + words;
         }
+        self.cover_biographies();
         Ok(())
     }
 
@@ -241,7 +242,7 @@ impl Heap {
         let old_live = ev.free - to;
         if let Some(b) = &mut self.biographies {
             let collected = [0..young, aged_from, from.clone()];
-            b.after_collection(&self.mem, &collected, self.mem.len());
+            b.after_collection(&self.mem, &collected, to, to + old_live);
         }
         self.old_base = to;
         self.old_top = to + old_live;

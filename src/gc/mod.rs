@@ -677,7 +677,26 @@ impl Heap {
         self.majors_only = true;
         self.keeps_black_hole_sizes = true;
         self.keeps_updatees = true;
-        self.biographies = Some(Box::new(Biographies::new(self.mem.len())));
+        self.biographies = Some(Box::new(Biographies::new(self.young_end, self.old_base)));
+        self.cover_biographies();
+    }
+
+    /// Make the biographies' table cover every address the heap may hand
+    /// out now (the young generation, the old generation up to its top or
+    /// a large request's end), or, when the system would not give the
+    /// memory, give the table up (every closure dies now:
+    /// [`Biographies::give_up`]).
+    fn cover_biographies(&mut self) {
+        let end = self.lim.max(self.old_top);
+        let Some(b) = &mut self.biographies else {
+            return;
+        };
+        if let Err(bytes) = b.cover(end) {
+            let mut b = self.biographies.take().expect("biographies kept");
+            self.walk(&mut |a, info, _| b.dies_now(a, info.size() as u64 * 8));
+            b.give_up(bytes);
+            self.biographies = Some(b);
+        }
     }
 
     /// Copy black holes (and entered `\s` closures) at their full size

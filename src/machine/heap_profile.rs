@@ -136,10 +136,12 @@ pub struct HeapProfileSummary {
     /// The names of `--heap-profile-cc` and `--heap-profile-descr` that no
     /// census found a closure of, with their option's name.
     pub unmatched: Vec<(&'static str, String)>,
-    /// Why a retainer profile stopped early: its traversal would have
-    /// needed more memory than the heap limit allows it (none was taken
-    /// from that census on; the file holds the censuses before).
-    pub retainer_limit: Option<String>,
+    /// Why a retainer or biographical profile stopped early: its side
+    /// table would have needed more memory than the heap limit allows a
+    /// retainer traversal, or than the system would give a biography
+    /// table (no census was taken from then on; the file holds the
+    /// censuses before).
+    pub side_table_limit: Option<String>,
 }
 
 impl HeapProfileSummary {
@@ -301,7 +303,7 @@ pub struct HeapProfiler<'w> {
     /// A retainer profile's sets, numbered for the whole run.
     retainer_sets: RetainerSets,
     /// Why the retainer censuses stopped (see the summary's field).
-    retainer_limit: Option<String>,
+    side_table_limit: Option<String>,
 }
 
 impl<'w> HeapProfiler<'w> {
@@ -364,7 +366,7 @@ impl<'w> HeapProfiler<'w> {
             biography: Vec::new(),
             biography_bytes: 0,
             retainer_sets: RetainerSets::default(),
-            retainer_limit: None,
+            side_table_limit: None,
         };
         let header = hp_header(&options.job, &options.date);
         let listing = if p.stacks_mode {
@@ -383,7 +385,7 @@ impl<'w> HeapProfiler<'w> {
     /// reached or a write failed). The engines skip a census's collection
     /// when not.
     pub fn active(&self) -> bool {
-        self.budget_reached.is_none() && self.error.is_none() && self.retainer_limit.is_none()
+        self.budget_reached.is_none() && self.error.is_none() && self.side_table_limit.is_none()
     }
 
     /// Was the last census taken at `step`? The engines take their final
@@ -429,7 +431,7 @@ impl<'w> HeapProfiler<'w> {
             ) {
                 Ok(r) => Some(r),
                 Err(e) => {
-                    self.retainer_limit = Some(format!(
+                    self.side_table_limit = Some(format!(
                         "the retainer profile's census at step {step} needs more than {} bytes \
                          beside the heap (half of the heap limit, --max-heap={}) to find the \
                          retainers of the live closures; no census was taken from there on (the \
@@ -526,6 +528,11 @@ impl<'w> HeapProfiler<'w> {
         let Some(mut lives) = heap.take_biographies() else {
             return;
         };
+        if let Some(bytes) = lives.gave_up() {
+            heap.put_biographies(Some(lives));
+            self.biography_gave_up(bytes);
+            return;
+        }
         let (mut not_used, mut used) = (0u64, 0u64);
         {
             let heap = &*heap;
@@ -551,6 +558,22 @@ impl<'w> HeapProfiler<'w> {
         self.last_step = Some(step);
     }
 
+    /// The biographies' table needed `bytes` the system would not give
+    /// (`crate::gc::biography`): say so, and take no census from now on.
+    fn biography_gave_up(&mut self, bytes: u64) {
+        if self.side_table_limit.is_some() {
+            return;
+        }
+        self.side_table_limit = Some(format!(
+            "the biographical profile's table beside the heap (4 bytes a heap word in use) \
+             needed {bytes} bytes, which the system would not give; no census was taken from \
+             there on (the file holds the {} before, their closures' phases settled as if the \
+             run had ended there). Give the process more memory or address space (ulimit -v), \
+             or a smaller --max-heap (the heap reserves its address space at the start)",
+            self.censuses
+        ));
+    }
+
     /// A biographical profile's samples, written at the end of the run:
     /// every closure still live dies now, which settles the last phases.
     /// As GHC's `-hb`: `LAG` is what was not used yet and will be, `VOID`
@@ -560,9 +583,11 @@ impl<'w> HeapProfiler<'w> {
         let Some(mut lives) = heap.take_biographies() else {
             return;
         };
-        let mut live = Vec::new();
-        heap.walk(&mut |a, info, _| live.push((a, info.size() as u64 * 8)));
-        let totals = lives.totals_at_end(live);
+        if let Some(bytes) = lives.gave_up() {
+            self.biography_gave_up(bytes);
+        }
+        heap.walk(&mut |a, info, _| lives.dies_now(a, info.size() as u64 * 8));
+        let totals = lives.totals_at_end();
         heap.put_biographies(Some(lives));
         let samples = std::mem::take(&mut self.biography);
         for ((step, not_used, used), (void, drag)) in samples.into_iter().zip(totals) {
@@ -750,7 +775,7 @@ impl<'w> HeapProfiler<'w> {
             budget_reached: self.budget_reached,
             error: self.error,
             unmatched: self.restriction.unmatched(),
-            retainer_limit: self.retainer_limit,
+            side_table_limit: self.side_table_limit,
         }
     }
 }

@@ -53,6 +53,44 @@ pub fn stg_run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
         .expect("stg-run starts")
 }
 
+/// Make `command` run with its address space limited to `bytes`, as
+/// `ulimit -v` limits it (`RLIMIT_AS`, soft and hard). Where the limit
+/// cannot be set (a hard limit already lower, which an unprivileged
+/// process cannot raise), the command fails to start with that error:
+/// the test then skips with a message.
+pub fn limit_address_space(command: &mut Command, bytes: u64) -> &mut Command {
+    use std::os::unix::process::CommandExt;
+    let limit = bytes as libc::rlim_t;
+    // SAFETY: the closure runs in the child between `fork` and `exec`,
+    // where it calls only `setrlimit`, which is async-signal-safe, on a
+    // value it owns.
+    unsafe {
+        command.pre_exec(move || {
+            let rl = libc::rlimit {
+                rlim_cur: limit,
+                rlim_max: limit,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &rl) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        })
+    }
+}
+
+/// Runs `stg-run ARGS` in `dir` with its address space limited to
+/// `bytes` ([`limit_address_space`]), or says why it could not.
+pub fn stg_run_address_limited(dir: &Path, bytes: u64, args: &[&str]) -> Result<Output, String> {
+    limit_address_space(
+        Command::new(env!("CARGO_BIN_EXE_stg-run"))
+            .current_dir(dir)
+            .args(args),
+        bytes,
+    )
+    .output()
+    .map_err(|e| format!("cannot limit the address space to {bytes} bytes: {e}"))
+}
+
 /// Output bytes as text (lossy: a test then shows what it got).
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
