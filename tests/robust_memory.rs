@@ -402,3 +402,32 @@ fn default_limits_in_a_memory_cgroup_stop_with_status_3() {
         assert!(f.peak_rss <= CGROUP_BYTES, "{name}: {} bytes", f.peak_rss);
     }
 }
+
+/// Under an address-space limit below the worker thread's usual 1 GiB
+/// stack reservation, `stg-run` starts its worker on a smaller stack
+/// (which the deepest chain the parser accepts still fits) instead of
+/// refusing to run at all.
+#[test]
+fn runs_under_an_address_space_limit_smaller_than_the_worker_stack() {
+    const LIMIT: u64 = 900 << 20;
+    let dir = scratch("robust_memory", "worker_stack");
+    write(&dir, "quick.stg", QUICK);
+    let mut chain = String::from("main = {} \\u {} ->\n");
+    for _ in 0..stg_run::internal::stg::layout::MAX_CHAIN - 10 {
+        chain.push_str("  let a = {} \\r {} -> Nil {}\n  in\n");
+    }
+    chain.push_str("  a\n");
+    write(&dir, "chain.stg", &chain);
+    for args in [&["quick.stg"][..], &["--print", "chain.stg"]] {
+        let out = match cli_common::stg_run_address_limited(&dir, LIMIT, args) {
+            Ok(out) => out,
+            Err(why) => {
+                eprintln!("skipped: {why}");
+                return;
+            }
+        };
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    }
+}

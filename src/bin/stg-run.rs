@@ -338,11 +338,16 @@ fn parse_steps(text: &str) -> Result<u64, String> {
     )
 }
 
-/// Stack for the worker thread. Syntax trees are dropped, and some front-end
-/// walks run, recursively along `let`/`scc` chains (up to the parser's limit of
-/// 100,000); the machine itself never recurses per step. Only the pages used
-/// are ever touched, so a generous reservation costs nothing.
-const WORKER_STACK_BYTES: usize = 1 << 30;
+/// Stacks for the worker thread, tried in turn. Syntax trees are dropped,
+/// and some front-end walks run, recursively along `let`/`scc` chains (up to
+/// the parser's limit of 100,000) and nested blocks (up to 1000); the
+/// machine itself never recurses per step. Only the pages used are ever
+/// touched, so a generous reservation costs nothing, but it takes address
+/// space, which `ulimit -v` may not leave: then a smaller one. The last,
+/// twice the main thread's usual 8 MiB, is ample: the deepest program the
+/// parser accepts is loaded, printed and dropped in 8 MiB
+/// (`tests/check_scale.rs`).
+const WORKER_STACK_BYTES: [usize; 4] = [1 << 30, 256 << 20, 64 << 20, 16 << 20];
 
 /// Records, before Rust's runtime starts, whether standard output or error
 /// was closed (`stg-run prog.stg >&-`): the runtime then opens `/dev/null`
@@ -379,14 +384,29 @@ fn main() -> ExitCode {
     for warning in idle_flags(&cli, &matches) {
         say(&format!("stg-run: warning: {warning}\n"));
     }
-    let worker = std::thread::Builder::new()
-        .name("stg-run".into())
-        .stack_size(WORKER_STACK_BYTES)
-        .spawn(move || run(&cli));
-    let outcome = match worker {
+    let cli = std::sync::Arc::new(cli);
+    let mut worker = None;
+    for bytes in WORKER_STACK_BYTES {
+        let cli = cli.clone();
+        worker = Some(
+            std::thread::Builder::new()
+                .name("stg-run".into())
+                .stack_size(bytes)
+                .spawn(move || run(&cli)),
+        );
+        if worker.as_ref().is_some_and(|w| w.is_ok()) {
+            break;
+        }
+    }
+    let outcome = match worker.expect("a stack size was tried") {
         Ok(handle) => handle.join(),
         Err(e) => {
-            say(&format!("stg-run: cannot start the worker thread: {e}\n"));
+            let least = WORKER_STACK_BYTES[WORKER_STACK_BYTES.len() - 1];
+            say(&format!(
+                "stg-run: cannot start the worker thread: {e}; its stack needs {least} bytes of \
+                 address space, which the process's limit (ulimit -v) or the system's memory \
+                 does not leave: raise the limit (ulimit -v) or free memory\n"
+            ));
             return ExitCode::from(1);
         }
     };
