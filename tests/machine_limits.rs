@@ -505,3 +505,49 @@ fn a_heap_limit_too_small_for_the_globals_says_so_in_both_engines() {
         assert!(!text.contains("rule"), "no rule fired or stopped: {text}");
     }
 }
+
+/// A limit's message suggests a larger value than the limit it names
+/// (double, rounded up to a whole K, M or G), never a fixed example that
+/// may be lower (`--max-stack 8G` used to suggest `--max-stack=1G`), and
+/// none when no size the flag takes is larger.
+#[test]
+fn limit_messages_suggest_a_larger_limit() {
+    let stack = |limit_bytes: u64| {
+        ErrorKind::StackLimit {
+            limit_bytes,
+            default_of: None,
+        }
+        .to_string()
+    };
+    let heap = |limit_bytes: u64| {
+        ErrorKind::HeapLimit {
+            limit_bytes,
+            live_bytes: limit_bytes / 3,
+            default_of: None,
+        }
+        .to_string()
+    };
+    for (limit, example) in [
+        (8 << 30, "=16G)"),
+        (2 << 30, "=4G)"),
+        (65536, "=128K)"),
+        (5_055_236_500, "=10G)"),
+        (1000, "=2K)"),
+    ] {
+        let s = stack(limit);
+        assert!(s.contains(&format!("(e.g. --max-stack{example}")), "{s}");
+        let h = heap(limit);
+        assert!(h.contains(&format!("(e.g. --max-heap{example}")), "{h}");
+    }
+    for s in [stack(u64::MAX / 2), heap(u64::MAX)] {
+        assert!(!s.contains("e.g."), "no size is larger: {s}");
+    }
+    let globals = ErrorKind::GlobalsDoNotFit {
+        globals: 5000,
+        needed_bytes: 120_000,
+        limit_bytes: 65536,
+        live_capacity_bytes: 20_000,
+    }
+    .to_string();
+    assert!(globals.contains("(e.g. --max-heap=469K)"), "{globals}");
+}

@@ -491,8 +491,9 @@ impl fmt::Display for ErrorKind {
                 default_of,
             } => write!(
                 f,
-                "heap exhausted: {live_bytes} bytes live, limit {limit_bytes} bytes{}; raise it with --max-heap (e.g. --max-heap=4G)",
-                default_note(default_of)
+                "heap exhausted: {live_bytes} bytes live, limit {limit_bytes} bytes{}; raise it with --max-heap{}",
+                default_note(default_of),
+                example("--max-heap", limit_bytes.saturating_mul(2))
             ),
             ErrorKind::StackLimit {
                 limit_bytes,
@@ -500,8 +501,9 @@ impl fmt::Display for ErrorKind {
             } => {
                 write!(
                     f,
-                    "stack overflow: the stacks passed {limit_bytes} bytes{}; raise the limit with --max-stack (e.g. --max-stack=1G)",
-                    default_note(default_of)
+                    "stack overflow: the stacks passed {limit_bytes} bytes{}; raise the limit with --max-stack{}",
+                    default_note(default_of),
+                    example("--max-stack", limit_bytes.saturating_mul(2))
                 )
             }
             ErrorKind::StackMemory {
@@ -518,7 +520,15 @@ impl fmt::Display for ErrorKind {
                 live_capacity_bytes,
             } => write!(
                 f,
-                "the program's {globals} top-level closures (Prelude included, made before the first step) take {needed_bytes} bytes, more than the {live_capacity_bytes} bytes of live data a heap limit of {limit_bytes} bytes holds (the rest is the nursery, the collector's copy reserve and its pointer bitmap); raise it with --max-heap (e.g. --max-heap=1M)",
+                "the program's {globals} top-level closures (Prelude included, made before the first step) take {needed_bytes} bytes, more than the {live_capacity_bytes} bytes of live data a heap limit of {limit_bytes} bytes holds (the rest is the nursery, the collector's copy reserve and its pointer bitmap); raise it with --max-heap{}",
+                // A small heap holds live data of about a third of its
+                // limit: four times the globals fit.
+                example(
+                    "--max-heap",
+                    limit_bytes
+                        .saturating_mul(2)
+                        .max(needed_bytes.saturating_mul(4))
+                )
             ),
             ErrorKind::Output {
                 stream, message, ..
@@ -575,6 +585,23 @@ impl ErrorKind {
             | ErrorKind::Output { .. }
             | ErrorKind::Prepare { .. } => return None,
         })
+    }
+}
+
+/// ` (e.g. --max-heap=2G)`: `flag` at `bytes` or just above, written
+/// with the largest suffix that keeps it whole (rounded up), so that the
+/// example is never below the limit it raises; nothing when no size the
+/// flag takes is that large.
+fn example(flag: &str, bytes: u64) -> String {
+    let size = [(30, "G"), (20, "M"), (10, "K")]
+        .into_iter()
+        .find(|&(shift, _)| bytes >> shift > 0)
+        .map(|(shift, suffix)| (bytes.div_ceil(1 << shift), suffix))
+        .filter(|&(n, suffix)| crate::cli::parse_size(&format!("{n}{suffix}")).is_ok());
+    match size {
+        Some((n, suffix)) => format!(" (e.g. {flag}={n}{suffix})"),
+        None if bytes > 0 && bytes < 1 << 10 => format!(" (e.g. {flag}={bytes})"),
+        None => String::new(),
     }
 }
 
