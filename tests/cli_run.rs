@@ -743,13 +743,19 @@ fn interrupted_run(name: &str, signals: &str) {
 #[test]
 fn flags_without_effect_are_warned_about() {
     let nfib = program("nfib");
-    let cases: [(&[&str], &[&str]); 4] = [
+    let cases: [(&[&str], &[&str]); 5] = [
         (
             &["--reproducible", "--clock=cycles"],
             &[
                 "warning: --reproducible has no effect without --profile or --heap-profile",
                 "warning: --clock has no effect without --profile",
             ],
+        ),
+        // The reference engine cannot measure cycles, but without a
+        // profile nothing is measured: the warning alone, not a refusal.
+        (
+            &["--trace-file=trace.txt", "--clock=cycles"],
+            &["warning: --clock has no effect without --profile"],
         ),
         (
             &["--heap-interval=5"],
@@ -812,4 +818,29 @@ fn profile_file_in_a_missing_folder_is_refused_before_the_run() {
     ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("a file is not a folder"));
+}
+
+/// `--max-heap-profile 0` is the default budget (1G), as `--help` says:
+/// the censuses are taken and written, none is refused for size.
+#[test]
+fn max_heap_profile_zero_is_the_default_and_documented() {
+    let help = text(&stg_run(&["--help"]).stdout);
+    let words = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("0 means the default, 1G"), "{help}");
+    let dir = scratch("max_heap_profile_zero");
+    let out = Command::new(env!("CARGO_BIN_EXE_stg-run"))
+        .arg(program("nfib"))
+        .args([
+            "--heap-profile=kind",
+            "--heap-interval=1000",
+            "--max-heap-profile=0",
+        ])
+        .current_dir(&dir)
+        .output()
+        .expect("stg-run starts");
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(!err.contains("size limit"), "{err}");
+    let hp = std::fs::read_to_string(dir.join("nfib.hp")).unwrap();
+    assert!(hp.matches("BEGIN_SAMPLE").count() > 1, "{hp}");
 }

@@ -187,7 +187,8 @@ struct Cli {
     heap_label_length: u64,
 
     /// Largest heap profile (the .hp file and the stacks listing together), in bytes
-    /// with an optional K, M or G suffix: censuses stop there, with a warning.
+    /// with an optional K, M or G suffix: censuses stop there, with a warning. 0 means the
+    /// default, 1G.
     #[arg(help_heading = LIMITS, long, value_name = "SIZE", value_parser = parse_size, default_value = "1G")]
     max_heap_profile: u64,
 
@@ -586,7 +587,12 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
         },
         interrupt: Some(&stop::FLAG),
     };
-    if options.clock == machine::Clock::Cycles && options.engine == Engine::Reference {
+    // Without a profile the clock measures nothing (a warning said so):
+    // no engine is refused for it.
+    if options.clock == machine::Clock::Cycles
+        && options.engine == Engine::Reference
+        && outputs.profile.is_some()
+    {
         say(
             "stg-run: --clock=cycles is measured by the fast engine only; drop --engine=reference, --trace and --explain, or use --clock=steps\n",
         );
