@@ -68,7 +68,7 @@ pub fn run_engine(l: &Loaded, engine: Engine, options: &RunOptions) -> Outcome {
         heap_profile: r.heap_profile.map(|h| {
             let hp = h.hp_text.unwrap_or_default();
             let stopped = h
-                .retainer_limit
+                .side_table_limit
                 .map(|m| format!("\nstopped: {m}"))
                 .unwrap_or_default();
             format!("{hp}{}{stopped}", h.stacks_text.unwrap_or_default())
