@@ -119,7 +119,7 @@ impl Biographies {
     }
 
     /// The closure at `a`, of `bytes`, dies now (for every closure of the
-    /// heap: before [`Biographies::give_up`], and at the end of the run).
+    /// heap: before `Biographies::give_up`, and at the end of the run).
     pub fn dies_now(&mut self, a: Addr, bytes: u64) {
         let e = self
             .entries
