@@ -124,14 +124,19 @@ impl RetainerSets {
 /// The retainer set of each live closure, by address.
 #[derive(Debug)]
 pub struct Retained {
+    /// The set of each address, as the traversal made it.
     of: Vec<SetId>,
+    /// Each set the traversal made, as interned for the run (0 for those
+    /// no closure ended with).
+    kept_as: Vec<SetId>,
 }
 
 impl Retained {
     /// The set of the closure at `a` (0, the empty set, for a closure no
     /// root reaches).
     pub fn set_of(&self, a: Addr) -> SetId {
-        self.of.get(a as usize).copied().unwrap_or(0)
+        let made = self.of.get(a as usize).copied().unwrap_or(0);
+        self.kept_as.get(made as usize).copied().unwrap_or(0)
     }
 }
 
@@ -168,6 +173,7 @@ pub fn compute(
     // The sets of this traversal, as it makes them.
     let mut made = RetainerSets::default();
     let mut of = vec![0 as SetId; words];
+    let mut holders: Vec<u64> = Vec::new();
     let mut work: Vec<Work> = Vec::new();
     let work_bytes = |w: &Vec<Work>| w.capacity() as u64 * std::mem::size_of::<Work>() as u64;
     let mut failed = None;
@@ -200,7 +206,16 @@ pub fn compute(
         if made.contains(before, r) {
             continue;
         }
-        *slot = made.plus(before, r);
+        let now = made.plus(before, r);
+        *slot = now;
+        // How many closures hold each set now (the sets they end with are
+        // those still held): counted as they change, so that the table
+        // need not be read whole.
+        if holders.len() <= now as usize {
+            holders.resize(made.sets.len(), 0);
+        }
+        holders[before as usize] -= u64::from(before != 0);
+        holders[now as usize] += 1;
         let child = match retainer_of(a, info, heap.cc(a)) {
             // A retainer's children were visited when it was first reached.
             Some(_) if before != 0 => continue,
@@ -227,17 +242,18 @@ pub fn compute(
     drop(work);
     // The sets the closures end with, kept for the run (whatever order
     // they were reached in, these are the same), and the decision.
-    let mut kept_as: Vec<Option<SetId>> = vec![None; made.sets.len()];
-    kept_as[0] = Some(0);
-    for s in of.iter_mut() {
-        let k = &mut kept_as[*s as usize];
-        *s = *k.get_or_insert_with(|| sets.intern(&made.sets[*s as usize]));
-    }
+    // (Sets made and held by none are left out, in their order of making.)
+    let kept_as: Vec<SetId> = (0..made.sets.len())
+        .map(|s| match holders.get(s) {
+            Some(&n) if s != 0 && n > 0 => sets.intern(&made.sets[s]),
+            _ => 0,
+        })
+        .collect();
     let needed = table + sets.bytes();
     if needed > limit {
         return Err(too_big(needed));
     }
-    Ok(Retained { of })
+    Ok(Retained { of, kept_as })
 }
 
 #[cfg(test)]
