@@ -164,12 +164,13 @@ pub fn compute(
     let words = heap.addr_end();
     let table = words as u64 * 4;
     let too_big = |needed: u64| TooBig { needed, limit };
-    if table + sets.bytes() > limit {
-        return Err(too_big(table + sets.bytes()));
+    // The table and the sets kept from the censuses before.
+    let kept = table + sets.bytes();
+    if kept > limit {
+        return Err(too_big(kept));
     }
     // What the traversal may hold while it runs.
     let hard = limit.saturating_mul(2);
-    let kept = table + sets.bytes();
     // The sets of this traversal, as it makes them.
     let mut made = RetainerSets::default();
     let mut of = vec![0 as SetId; words];
