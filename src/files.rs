@@ -86,7 +86,7 @@ impl std::fmt::Display for InputError {
 impl std::error::Error for InputError {}
 
 /// `n` bytes as people read it: `300 MB (314572800 bytes)`.
-fn bytes_text(n: u64) -> String {
+pub fn bytes_text(n: u64) -> String {
     const M: u64 = 1 << 20;
     if n >= M {
         format!("{} MB ({n} bytes)", n / M)

@@ -28,7 +28,7 @@ use std::process::Command;
 use cli_common::{browser_tools, have, node, stg_prof};
 use stg_run::internal::profile::side_file::SideInfo;
 use stg_run::internal::profile::view::dot::{Thresholds, dot};
-use stg_run::internal::profile::view::folded::{Weight, folded};
+use stg_run::internal::profile::view::folded::{Weight, folded, folded_size};
 use stg_run::internal::profile::view::ghc_json::ghc_json;
 use stg_run::internal::profile::view::speedscope::speedscope;
 use stg_run::internal::profile::{Profile, format};
@@ -84,6 +84,18 @@ fn every_program_is_read_by_each_tool() {
             let f = stg_prof(&["folded"], &file);
             let (_, root) = inferno_svg(&f);
             assert_eq!(root, total_ticks(&profile), "{program} {mode}: folded");
+            // The size worked out before writing is the size written.
+            assert_eq!(
+                folded_size(&profile, Weight::Ticks).bytes,
+                f.len() as u128,
+                "{program} {mode}: folded size"
+            );
+            let by_bytes = stg_prof(&["folded", "--alloc"], &file);
+            assert_eq!(
+                folded_size(&profile, Weight::Bytes).bytes,
+                by_bytes.len() as u128,
+                "{program} {mode}: folded --alloc size"
+            );
 
             let s = dir.join(format!("{program}.speedscope.json"));
             std::fs::write(&s, stg_prof(&["speedscope"], &file)).unwrap();
@@ -274,5 +286,81 @@ fn folded_streams_a_deep_stack_of_long_names() {
     let long_frame = "m.".len() + long.len();
     let want = "MAIN.MAIN".len() + 999 * (1 + long_frame) + 1000 * (1 + "m.g".len()) + " 1\n".len();
     assert_eq!(written, want as u64);
+    assert_eq!(folded_size(&profile, Weight::Ticks).bytes, want as u128);
     std::fs::remove_file(&out_path).unwrap();
+}
+
+/// A chain of recursive calls every one of which has ticks makes folded
+/// stacks that grow with the square of its depth: 200,000 entries (a
+/// 1.6 MB file) would take 120 GB. `folded` says so, with the numbers and
+/// what to do, before writing a byte; `--max-output-size` lets it through.
+#[test]
+fn folded_refuses_output_past_its_limit() {
+    use stg_run::internal::profile::{CostCentreDecl, Counters, Entry};
+    let chain = |depth: u32| {
+        let entries = (0..depth)
+            .map(|i| Entry {
+                cost_centre: if i == 0 { 1 } else { 2 },
+                counters: Counters {
+                    ticks: 1,
+                    ..Counters::default()
+                },
+                children: if i + 1 < depth { vec![i + 1] } else { vec![] },
+            })
+            .collect();
+        Profile {
+            frequency: 0,
+            overhead: 0,
+            modules: vec!["MAIN".into(), "Main".into()],
+            cost_centres: vec![
+                CostCentreDecl {
+                    module: 1,
+                    name: "MAIN".into(),
+                },
+                CostCentreDecl {
+                    module: 2,
+                    name: "go".into(),
+                },
+            ],
+            entries,
+        }
+    };
+    let dir = cli_common::scratch("profile_exports", "folded_limit");
+    let file = dir.join("chain.pgcl");
+    std::fs::write(&file, format::try_write(&chain(200_000)).unwrap()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_stg-prof"))
+        .arg("folded")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(out.stdout.is_empty(), "nothing is written");
+    // "MAIN.MAIN" then k times ";Main.go", a space, "1", a newline, for
+    // k = 0 .. 199,999.
+    let n: u128 = 200_000;
+    let want = n * ("MAIN.MAIN".len() as u128 + 3) + 8 * (n * (n - 1) / 2);
+    assert!(
+        err.contains(&format!("({want} bytes) in 200000 lines")),
+        "{err}"
+    );
+    assert!(err.contains("the longest 200000 frames deep"), "{err}");
+    assert!(err.contains("--max-output-size allows 1024 MB"), "{err}");
+    assert!(err.contains("stg-prof speedscope"), "{err}");
+
+    // A smaller chain under a limit raised to what it needs, and one byte less.
+    std::fs::write(&file, format::try_write(&chain(2_000)).unwrap()).unwrap();
+    let n: u128 = 2_000;
+    let need = n * ("MAIN.MAIN".len() as u128 + 3) + 8 * (n * (n - 1) / 2);
+    for (limit, ok) in [(need, true), (need - 1, false)] {
+        let out = Command::new(env!("CARGO_BIN_EXE_stg-prof"))
+            .arg("folded")
+            .arg(format!("--max-output-size={limit}"))
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.success(), ok, "limit {limit}");
+        let written = if ok { need } else { 0 };
+        assert_eq!(out.stdout.len() as u128, written, "limit {limit}");
+    }
 }

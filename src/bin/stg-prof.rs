@@ -185,6 +185,12 @@ enum Command {
         /// Weigh stacks by bytes allocated instead of ticks.
         #[arg(long)]
         alloc: bool,
+        /// Refuse to write more than SIZE (bytes, with an optional K, M or
+        /// G suffix). Each line holds its whole stack, so a deep recursion
+        /// makes the output grow with its depth times its entries; the size
+        /// is worked out before anything is written.
+        #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "1G")]
+        max_output_size: u64,
         #[command(flatten)]
         input: InputLimit,
     },
@@ -625,9 +631,15 @@ fn main() -> ExitCode {
         Command::Speedscope { file, .. } => load(&file)
             .map(|(p, side)| speedscope::speedscope(&p, &side))
             .map(text),
-        Command::Folded { file, alloc, .. } => load(&file).map(|(p, _)| -> Output {
+        Command::Folded {
+            file,
+            alloc,
+            max_output_size,
+            ..
+        } => load(&file).and_then(|(p, _)| -> Result<Output, String> {
             let weight = if alloc { Weight::Bytes } else { Weight::Ticks };
-            Box::new(move |w| folded::write_folded(&p, weight, w))
+            check_folded_size(&p, weight, max_output_size, &file)?;
+            Ok(Box::new(move |w| folded::write_folded(&p, weight, w)))
         }),
         Command::Json { file, .. } => load(&file)
             .map(|(p, side)| ghc_json::ghc_json(&p, &side))
@@ -693,6 +705,33 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// An error, before anything is written, when the folded stacks of `p`
+/// would be larger than `limit` bytes.
+fn check_folded_size(p: &Profile, weight: Weight, limit: u64, file: &Path) -> Result<(), String> {
+    let size = folded::folded_size(p, weight);
+    if size.bytes <= u128::from(limit) {
+        return Ok(());
+    }
+    let bytes = u64::try_from(size.bytes)
+        .map(files::bytes_text)
+        .unwrap_or_else(|_| format!("{} bytes", size.bytes));
+    let raise = match u64::try_from(size.bytes.div_ceil(1 << 20)) {
+        Ok(mb) => format!("raise --max-output-size (e.g. --max-output-size={mb}M)"),
+        Err(_) => "raise --max-output-size".to_string(),
+    };
+    Err(format!(
+        "stg-prof: folded: the folded stacks of {} would take {bytes} in {} lines, \
+         the longest {} frames deep; --max-output-size allows {}. \
+         Each line holds its whole stack, so a deep recursion makes the output grow with \
+         its depth times its entries: {raise}, or use `stg-prof speedscope`, \
+         whose size grows with the entries alone",
+        shown(file),
+        size.lines,
+        size.deepest,
+        files::bytes_text(limit)
+    ))
 }
 
 /// An error when two inputs both name standard input, which can be read once.

@@ -11,13 +11,15 @@
 //! the tools sum lines with the same stack. A line holds its whole stack,
 //! so the output grows with the depth times the number of entries; it is
 //! written as it is made, frame by frame, holding one stack of cost-centre
-//! ids at a time and each cost centre's frame once.
+//! ids at a time and each cost centre's frame once. Its size is known
+//! before a byte is written ([`folded_size`]), so that a caller can refuse
+//! a deep recursion whose stacks would fill a disk.
 
 use std::io::{self, Write};
 
-use super::super::Profile;
 use super::super::one_line;
 use super::super::tree::Tree;
+use super::super::{Entry, Profile};
 use super::qualified_name;
 use super::report::WORD_BYTES;
 
@@ -49,10 +51,7 @@ pub fn write_folded(profile: &Profile, weight: Weight, out: &mut dyn Write) -> i
         let e = &profile.entries[i];
         path.truncate(tree.depth[i]);
         path.push(e.cost_centre);
-        let w = match weight {
-            Weight::Ticks => e.counters.ticks as u128,
-            Weight::Bytes => e.counters.words as u128 * WORD_BYTES,
-        };
+        let w = weight_of(e, weight);
         if w == 0 {
             continue;
         }
@@ -71,6 +70,57 @@ pub fn write_folded(profile: &Profile, weight: Weight, out: &mut dyn Write) -> i
         writeln!(out, " {w}")?;
     }
     out.flush()
+}
+
+/// How large the folded stacks of a profile are, worked out without making
+/// them: the sum over the lines of their stacks' lengths.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FoldedSize {
+    /// Bytes [`write_folded`] writes.
+    pub bytes: u128,
+    /// Lines (entries with a non-zero weight).
+    pub lines: u64,
+    /// Frames on the longest line.
+    pub deepest: usize,
+}
+
+/// The size of the output of [`write_folded`] for `profile` and `weight`,
+/// in time and memory linear in the profile (a stack's length is its
+/// parent's plus one frame).
+pub fn folded_size(profile: &Profile, weight: Weight) -> FoldedSize {
+    let tree = Tree::new(profile);
+    let mut frame_len: Vec<Option<u128>> = vec![None; profile.cost_centres.len() + 1];
+    // Bytes of the stack at each depth on the current path, separators included.
+    let mut path_len: Vec<u128> = Vec::new();
+    let mut size = FoldedSize::default();
+    for &i in &tree.order {
+        let e = &profile.entries[i];
+        let depth = tree.depth[i];
+        path_len.truncate(depth);
+        let cc = e.cost_centre;
+        let own = match frame_len.get_mut(cc as usize) {
+            Some(made) => *made.get_or_insert_with(|| frame(profile, cc).len() as u128),
+            None => frame(profile, cc).len() as u128,
+        };
+        let above = path_len.last().map_or(0, |&l| l + 1);
+        path_len.push(above + own);
+        let w = weight_of(e, weight);
+        if w == 0 {
+            continue;
+        }
+        // The stack, a space, the weight, a newline.
+        size.bytes += above + own + 1 + w.to_string().len() as u128 + 1;
+        size.lines += 1;
+        size.deepest = size.deepest.max(depth + 1);
+    }
+    size
+}
+
+fn weight_of(e: &Entry, weight: Weight) -> u128 {
+    match weight {
+        Weight::Ticks => e.counters.ticks as u128,
+        Weight::Bytes => e.counters.words as u128 * WORD_BYTES,
+    }
 }
 
 /// The folded stacks as one string (see [`write_folded`]).
