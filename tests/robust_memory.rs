@@ -431,3 +431,89 @@ fn runs_under_an_address_space_limit_smaller_than_the_worker_stack() {
         assert!(stderr.is_empty(), "{args:?}: {stderr}");
     }
 }
+
+/// A profile `depth` entries deep, each with a tick: one `go` calling itself.
+fn chain_profile(depth: u32) -> Vec<u8> {
+    use stg_run::internal::profile::{CostCentreDecl, Counters, Entry, Profile, format};
+    let entries = (0..depth)
+        .map(|i| Entry {
+            cost_centre: if i == 0 { 1 } else { 2 },
+            counters: Counters {
+                ticks: 1,
+                ..Counters::default()
+            },
+            children: if i + 1 < depth { vec![i + 1] } else { vec![] },
+        })
+        .collect();
+    let decl = |module, name: &str| CostCentreDecl {
+        module,
+        name: name.to_string(),
+    };
+    let profile = Profile {
+        frequency: 0,
+        overhead: 0,
+        modules: vec!["MAIN".into(), "Main".into()],
+        cost_centres: vec![decl(1, "MAIN"), decl(2, "go")],
+        entries,
+    };
+    format::try_write(&profile).unwrap()
+}
+
+/// `stg-prof` holds a whole profile in memory, tens of times its file's
+/// size. When the system refuses it memory (here `ulimit -v` 100 MiB
+/// against the 200 MB a report of a 500,000-deep chain takes), it says so
+/// and what to do, with status 1: not Rust's abort (SIGABRT, status 134).
+/// `merge` leaves no output behind. A small profile runs under the same
+/// limit.
+#[test]
+fn stg_prof_out_of_memory_is_a_message_not_an_abort() {
+    const LIMIT: u64 = 100 << 20;
+    let dir = scratch("robust_memory", "stg_prof_oom");
+    let small = dir.join("small.pgcl");
+    std::fs::write(&small, chain_profile(3)).unwrap();
+    let big = dir.join("big.pgcl");
+    std::fs::write(&big, chain_profile(500_000)).unwrap();
+    let merged = dir.join("merged.pgcl");
+    let stg_prof = |args: &[&Path]| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_stg-prof"));
+        command.args(args).stdout(Stdio::null());
+        run_command(cli_common::limit_address_space(&mut command, LIMIT))
+    };
+    let report = Path::new("report");
+    match stg_prof(&[report, &small]) {
+        Ok(f) => assert_eq!(f.code, Some(0), "a small profile fits: {}", f.stderr),
+        Err(e) => {
+            eprintln!("skipped: cannot limit the address space: {e}");
+            return;
+        }
+    }
+    let runs: [&[&Path]; 3] = [
+        &[report, &big],
+        &[Path::new("speedscope"), &big],
+        &[Path::new("merge"), &big, &big, Path::new("-o"), &merged],
+    ];
+    for args in runs {
+        let f = stg_prof(args).unwrap();
+        assert_eq!(
+            (f.code, f.signal),
+            (Some(1), None),
+            "{args:?}: {}",
+            f.stderr
+        );
+        assert!(
+            f.stderr
+                .starts_with("stg-prof: out of memory: could not allocate ")
+                && f.stderr.contains("raise the memory limit (`ulimit -v`)")
+                && f.stderr.ends_with(".\n")
+                && f.stderr.lines().count() == 1,
+            "{args:?}: {}",
+            f.stderr
+        );
+    }
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name != "small.pgcl" && name != "big.pgcl")
+        .collect();
+    assert!(left.is_empty(), "merge left {left:?}");
+}

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use stg_run::internal::cli::memory::ExitOnRefusal;
 use stg_run::internal::cli::stdio::{self, say};
 use stg_run::internal::cli::{parse_size, signals};
 use stg_run::internal::files::{self, OutputPlan, Patience};
@@ -48,6 +49,16 @@ struct Cli {
     #[command(subcommand)]
     command: Command,
 }
+
+/// A refused allocation is a message and status 1, not an abort: nothing
+/// here allocates fallibly.
+#[global_allocator]
+static ALLOCATOR: ExitOnRefusal = ExitOnRefusal {
+    tool: "stg-prof",
+    advice: "A profile takes about 25 times its file's size in memory once read, \
+             and a report or an export up to 60 times: raise the memory limit \
+             (`ulimit -v`), or profile with fewer cost centres (--auto-cc, flat mode).",
+};
 
 /// The bound on what a subcommand reads (every one that reads a file
 /// flattens it in).

@@ -1,8 +1,9 @@
 //! What the two command-line tools, `stg-run` and `stg-prof`, share about
 //! their contract with the process's environment: signals (`signals`),
-//! the standard streams and the command line's help (`stdio`), and sizes
-//! on the command line. Files are in `crate::files`.
+//! the standard streams and the command line's help (`stdio`), a refused
+//! allocation (`memory`, for `stg-prof`), and sizes on the command line. Files are in `crate::files`.
 
+pub mod memory;
 pub mod signals;
 pub mod stdio;
 

@@ -1,0 +1,159 @@
+//! A refused allocation as an error message and an exit status, for a tool
+//! that never allocates fallibly (`stg-prof`).
+//!
+//! Rust's answer to an allocation the system refuses (under `ulimit -v`,
+//! or past what overcommit allows) is `memory allocation of N bytes
+//! failed` and an abort: SIGABRT, status 134, as if the tool had crashed.
+//! [`ExitOnRefusal`] is the system allocator with one difference: when it
+//! would return null, it writes what happened and what to do, removes the
+//! temporary files the process is writing (as a signal does, see
+//! [`super::signals::exit_now`]), and ends the process with status 1.
+//!
+//! It is not for `stg-run`, whose heap and stacks are reserved with
+//! `try_reserve` and answer a refusal with a clean stop that keeps the
+//! profile: with this allocator such a refusal would end the process.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Exit status after a refused allocation: a failure like any other error.
+pub const OUT_OF_MEMORY: i32 = 1;
+
+/// The system allocator, ending the process with a message when an
+/// allocation is refused. `tool` and `advice` are written in the message:
+/// `tool: out of memory: could not allocate N bytes. advice`.
+pub struct ExitOnRefusal {
+    pub tool: &'static str,
+    pub advice: &'static str,
+}
+
+/// Set by the first refusal: a second one (while cleaning up) ends the
+/// process without another message.
+static REFUSED: AtomicBool = AtomicBool::new(false);
+
+impl ExitOnRefusal {
+    #[cold]
+    fn refused(&self, bytes: usize) -> ! {
+        if !REFUSED.swap(true, Ordering::SeqCst) {
+            let mut message = Message::default();
+            message.push(self.tool.as_bytes());
+            message.push(b": out of memory: could not allocate ");
+            message.push_number(bytes);
+            message.push(b" bytes. ");
+            message.push(self.advice.as_bytes());
+            message.push(b"\n");
+            message.write_to_stderr();
+            crate::files::remove_live_temporaries();
+        }
+        // SAFETY: `_exit` ends the process without running anything that
+        // could allocate again.
+        unsafe { libc::_exit(OUT_OF_MEMORY) }
+    }
+}
+
+// SAFETY: every method hands the request to `System` unchanged and returns
+// its answer, or does not return at all.
+unsafe impl GlobalAlloc for ExitOnRefusal {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller's contract is `System`'s.
+        let p = unsafe { System.alloc(layout) };
+        if p.is_null() {
+            self.refused(layout.size());
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: as for `alloc`.
+        let p = unsafe { System.alloc_zeroed(layout) };
+        if p.is_null() {
+            self.refused(layout.size());
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `System` through this allocator.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: as for `dealloc`.
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if p.is_null() {
+            self.refused(new_size);
+        }
+        p
+    }
+}
+
+/// A message made without allocating: bytes past its capacity are dropped.
+struct Message {
+    bytes: [u8; 1024],
+    len: usize,
+}
+
+impl Default for Message {
+    fn default() -> Self {
+        Message {
+            bytes: [0; 1024],
+            len: 0,
+        }
+    }
+}
+
+impl Message {
+    fn push(&mut self, text: &[u8]) {
+        let room = self.bytes.len() - self.len;
+        let n = text.len().min(room);
+        self.bytes[self.len..self.len + n].copy_from_slice(&text[..n]);
+        self.len += n;
+    }
+
+    fn push_number(&mut self, mut n: usize) {
+        let mut digits = [0u8; 20];
+        let mut start = digits.len();
+        loop {
+            start -= 1;
+            digits[start] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        self.push(&digits[start..]);
+    }
+
+    fn write_to_stderr(&self) {
+        let mut done = 0;
+        while done < self.len {
+            let rest = &self.bytes[done..self.len];
+            // SAFETY: `rest` is a live buffer of `rest.len()` bytes.
+            let n = unsafe { libc::write(2, rest.as_ptr().cast(), rest.len()) };
+            if n <= 0 {
+                return;
+            }
+            done += n as usize;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Message;
+
+    #[test]
+    fn messages_hold_numbers_and_stop_at_their_capacity() {
+        let mut m = Message::default();
+        m.push(b"n = ");
+        m.push_number(0);
+        m.push(b", ");
+        m.push_number(usize::MAX);
+        assert_eq!(
+            &m.bytes[..m.len],
+            format!("n = 0, {}", usize::MAX).as_bytes()
+        );
+        m.push(&[b'x'; 2000]);
+        assert_eq!(m.len, 1024);
+    }
+}
