@@ -37,6 +37,10 @@ pub struct Paths {
     /// Each path's parent (`NO_PARENT` for a first name) and last name (an
     /// index into `names`).
     nodes: Vec<(PathId, u32)>,
+    /// Each path's number of names and first name (an index into
+    /// `names`), so that [`Paths::text`] takes the same time however deep
+    /// the path: it walks up only the names it shows.
+    lengths: Vec<(u32, u32)>,
     names: Vec<String>,
 }
 
@@ -64,18 +68,29 @@ impl Paths {
     /// and its last ones (`MAIN > … 19,988 more … > f > g`), so that a
     /// deep recursion's rows stay one readable line each.
     pub fn text(&self, id: PathId, sep: &str) -> String {
-        let names = self.names(id);
-        if names.len() <= MAX_SHOWN_NAMES {
-            return names.join(sep);
+        let Some(&(len, first)) = self.lengths.get(id as usize) else {
+            return String::new();
+        };
+        let len = len as usize;
+        if len <= MAX_SHOWN_NAMES {
+            return self.names(id).join(sep);
         }
         let tail = MAX_SHOWN_NAMES - 2;
-        let left_out = names.len() - 1 - tail;
-        let mut parts = vec![names[0].to_string()];
+        let mut last = Vec::with_capacity(tail);
+        let mut at = id;
+        for _ in 0..tail {
+            let (parent, name) = self.nodes[at as usize];
+            last.push(self.names[name as usize].as_str());
+            at = parent;
+        }
+        last.reverse();
+        let left_out = len - 1 - tail;
+        let mut parts = vec![self.names[first as usize].clone()];
         parts.push(format!(
             "… {} more …",
             super::view::report::thousands(left_out as u128)
         ));
-        parts.extend(names[names.len() - tail..].iter().map(|n| n.to_string()));
+        parts.extend(last.iter().map(|n| n.to_string()));
         parts.join(sep)
     }
 
@@ -183,12 +198,17 @@ impl PathBuilder {
 
     /// The path `parent` then `name` (the `occurrence`th such child).
     fn path(&mut self, parent: PathId, name: u32, occurrence: usize) -> PathId {
-        let nodes = &mut self.paths.nodes;
+        let Paths { nodes, lengths, .. } = &mut self.paths;
         *self
             .ids
             .entry((parent, name, occurrence))
             .or_insert_with(|| {
+                let (len, first) = match lengths.get(parent as usize) {
+                    Some(&(len, first)) => (len + 1, first),
+                    None => (1, name),
+                };
                 nodes.push((parent, name));
+                lengths.push((len, first));
                 (nodes.len() - 1) as PathId
             })
     }
