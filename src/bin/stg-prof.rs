@@ -55,8 +55,8 @@ struct Cli {
 #[global_allocator]
 static ALLOCATOR: ExitOnRefusal = ExitOnRefusal {
     tool: "stg-prof",
-    advice: "A profile takes about 25 times its file's size in memory once read, \
-             and a report or an export up to 60 times: raise the memory limit \
+    advice: "A profile takes about 20 times its file's size in memory once read, \
+             and a report or an export up to 55 times: raise the memory limit \
              (`ulimit -v`), or profile with fewer cost centres (--auto-cc, flat mode).",
 };
 

@@ -283,7 +283,7 @@ pub fn compare(a: &Profile, name_a: &str, b: &Profile, name_b: &str) -> Result<C
             } else {
                 path_of[i]
             };
-            add(&mut entries, &mut row_of, at, &indiv[i]);
+            add(&mut entries, &mut row_of, at, &indiv.get(i));
             let cc_path = paths.path(NO_PARENT, cc_name, usize::MAX);
             let row = by_cc.entry(cc_path).or_insert_with(|| Row {
                 path: cc_path,
@@ -291,12 +291,12 @@ pub fn compare(a: &Profile, name_a: &str, b: &Profile, name_b: &str) -> Result<C
                 b: Sums::default(),
             });
             if side == 0 {
-                row.a.add(&indiv[i])
+                row.a.add(&indiv.get(i))
             } else {
-                row.b.add(&indiv[i])
+                row.b.add(&indiv.get(i))
             }
             let mut seen: HashMap<u32, usize> = HashMap::new();
-            for &k in &tree.kids[i] {
+            for &k in tree.kids(i) {
                 let kid_name = name(&mut paths, p.entries[k].cost_centre);
                 let n = seen.entry(kid_name).or_insert(0);
                 path_of[k] = paths.path(at, kid_name, *n);

@@ -56,7 +56,7 @@ pub fn merge(profiles: &[(&str, &Profile)]) -> Result<Profile, MergeError> {
             let at = node_of[i];
             add(&mut nodes[at].1, &p.entries[i].counters, name)?;
             let mut seen: HashMap<u32, usize> = HashMap::new();
-            for &k in &tree.kids[i] {
+            for &k in tree.kids(i) {
                 let cc = p.entries[k].cost_centre;
                 let n = seen.entry(cc).or_insert(0);
                 let key = (at, cc, *n);

@@ -6,7 +6,7 @@
 //! entries reached a second time (shared children or cycles, which no file can
 //! express but a hand-built `Profile` could), are skipped.
 
-use super::{Counters, Profile};
+use super::{Counters, Entry, Profile};
 
 pub(crate) struct Tree {
     /// Entry indices in depth-first order from the root (children in the
@@ -18,8 +18,11 @@ pub(crate) struct Tree {
     /// Position of each entry in `order` (its number in the file), by entry
     /// index; `usize::MAX` for entries not reached from the root.
     pub number: Vec<usize>,
-    /// The valid children of each entry, by entry index, in listed order.
-    pub kids: Vec<Vec<usize>>,
+    /// The valid children of every entry, each entry's together, in
+    /// listed order: [`Tree::kids`] gives one entry's.
+    kid_list: Vec<usize>,
+    /// Where each entry's children start in `kid_list`, and how many.
+    kid_span: Vec<(u32, u32)>,
 }
 
 impl Tree {
@@ -29,7 +32,8 @@ impl Tree {
             order: Vec::with_capacity(n),
             depth: vec![0; n],
             number: vec![usize::MAX; n],
-            kids: vec![Vec::new(); n],
+            kid_list: Vec::with_capacity(n.saturating_sub(1)),
+            kid_span: vec![(0, 0); n],
         };
         if n == 0 {
             return t;
@@ -40,19 +44,27 @@ impl Tree {
         while let Some(i) = stack.pop() {
             t.number[i] = t.order.len();
             t.order.push(i);
-            let mut kids = Vec::new();
+            let start = t.kid_list.len();
             for &c in &p.entries[i].children {
                 let c = c as usize;
                 if c < n && !seen[c] {
                     seen[c] = true;
                     t.depth[c] = t.depth[i] + 1;
-                    kids.push(c);
+                    t.kid_list.push(c);
                 }
             }
-            stack.extend(kids.iter().rev());
-            t.kids[i] = kids;
+            stack.extend(t.kid_list[start..].iter().rev());
+            // Each entry is a child once, so the list holds fewer than
+            // `n` entries, and `n` fits a `u32` (`format::read` refuses more).
+            t.kid_span[i] = (start as u32, (t.kid_list.len() - start) as u32);
         }
         t
+    }
+
+    /// The valid children of entry `i`, in listed order.
+    pub fn kids(&self, i: usize) -> &[usize] {
+        let (start, len) = self.kid_span[i];
+        &self.kid_list[start as usize..start as usize + len as usize]
     }
 }
 
@@ -89,16 +101,29 @@ impl Sums {
     }
 }
 
+/// Each entry's individual counters as [`Sums`], made when asked for
+/// rather than held: a profile of millions of entries spared a second
+/// vector of 96 bytes an entry.
+#[derive(Clone, Copy)]
+pub struct Individual<'a>(&'a [Entry]);
+
+impl Individual<'_> {
+    /// Entry `i`'s own counters.
+    pub fn get(&self, i: usize) -> Sums {
+        Sums::of(&self.0[i].counters)
+    }
+}
+
 impl Tree {
     /// Each entry's individual and inherited (own plus its subtree's)
     /// counters, by entry index; entries not reached from the root have
     /// inherited = individual.
-    pub fn sums(&self, p: &Profile) -> (Vec<Sums>, Vec<Sums>) {
-        let indiv: Vec<Sums> = p.entries.iter().map(|e| Sums::of(&e.counters)).collect();
-        let mut inh = indiv.clone();
+    pub fn sums<'a>(&self, p: &'a Profile) -> (Individual<'a>, Vec<Sums>) {
+        let indiv = Individual(&p.entries);
+        let mut inh: Vec<Sums> = p.entries.iter().map(|e| Sums::of(&e.counters)).collect();
         // Children before parents.
         for &i in self.order.iter().rev() {
-            for &c in &self.kids[i] {
+            for &c in self.kids(i) {
                 let child = inh[c];
                 inh[i].add(&child);
             }

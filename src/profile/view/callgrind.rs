@@ -134,21 +134,21 @@ pub fn callgrind(profile: &Profile, side: &SideInfo) -> String {
     let mut edge_at: HashMap<(usize, usize), usize> = HashMap::new();
     for &i in &tree.order {
         let c = cc_of(i);
-        own[c].add(&indiv[i]);
+        own[c].add(&indiv.get(i));
         used[c] = true;
-        for &k in &tree.kids[i] {
+        for &k in tree.kids(i) {
             let callee = cc_of(k);
             let edges = &mut calls[c];
             match edge_at.entry((c, callee)) {
                 Entry::Occupied(at) => {
                     let e = &mut edges[*at.get()];
-                    e.1 += indiv[k].strict;
-                    e.2 += indiv[k].lazy;
+                    e.1 += indiv.get(k).strict;
+                    e.2 += indiv.get(k).lazy;
                     e.3.add(&inh[k]);
                 }
                 Entry::Vacant(at) => {
                     at.insert(edges.len());
-                    edges.push((callee, indiv[k].strict, indiv[k].lazy, inh[k]));
+                    edges.push((callee, indiv.get(k).strict, indiv.get(k).lazy, inh[k]));
                 }
             }
         }

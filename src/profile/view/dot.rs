@@ -108,13 +108,13 @@ pub fn dot(profile: &Profile, side: &SideInfo, limits: Thresholds) -> String {
     while let Some(&(i, k)) = stack.last() {
         let c = cc_of(i);
         if k == 0 && c < ncc {
-            own[c].add(&indiv[i]);
+            own[c].add(&indiv.get(i));
             if on_stack[c] == 0 {
                 inherited[c] += inh[i].ticks;
             }
             on_stack[c] += 1;
         }
-        if let Some(&kid) = tree.kids[i].get(k) {
+        if let Some(&kid) = tree.kids(i).get(k) {
             stack.last_mut().unwrap().1 += 1;
             let callee = cc_of(kid);
             if c < ncc && callee < ncc {
@@ -123,7 +123,7 @@ pub fn dot(profile: &Profile, side: &SideInfo, limits: Thresholds) -> String {
                     edges.len() - 1
                 });
                 edges[at].1 += inh[kid].ticks;
-                edges[at].2 += indiv[kid].strict;
+                edges[at].2 += indiv.get(kid).strict;
             }
             stack.push((kid, 0));
         } else {

@@ -92,7 +92,7 @@ pub fn ghc_json(profile: &Profile, side: &SideInfo) -> String {
     }
     while let Some(top) = stack.last_mut() {
         let (i, k) = *top;
-        if let Some(&c) = tree.kids[i].get(k) {
+        if let Some(&c) = tree.kids(i).get(k) {
             top.1 += 1;
             if k > 0 {
                 out.push(',');

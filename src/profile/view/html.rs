@@ -62,7 +62,7 @@ fn data(profile: &Profile, side: &SideInfo) -> String {
     let tree = Tree::new(profile);
     let mut parent = vec![-1i64; profile.entries.len()];
     for &i in &tree.order {
-        for &k in &tree.kids[i] {
+        for &k in tree.kids(i) {
             parent[k] = tree.number[i] as i64;
         }
     }

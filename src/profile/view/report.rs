@@ -367,7 +367,7 @@ pub fn write_report(profile: &Profile, opts: &Options, out: &mut dyn Write) -> i
     let mut per_cc: Vec<Sums> = vec![Sums::default(); profile.cost_centres.len()];
     for &i in &tree.order {
         if let Some(s) = per_cc.get_mut((profile.entries[i].cost_centre as usize).wrapping_sub(1)) {
-            s.add(&indiv[i]);
+            s.add(&indiv.get(i));
         }
     }
     let mut top: Vec<usize> = (0..per_cc.len())
@@ -475,7 +475,7 @@ pub fn write_report(profile: &Profile, opts: &Options, out: &mut dyn Write) -> i
                 label.push_str(&format!("[{depth}] "));
             }
             label.push_str(&one_line(name));
-            let s = &indiv[i];
+            let s = &indiv.get(i);
             let mut r = vec![label, one_line(cc_module(e.cost_centre))];
             if src {
                 r.push(one_line(&opts.side.src_column(profile, e.cost_centre)));
@@ -501,16 +501,16 @@ pub fn write_report(profile: &Profile, opts: &Options, out: &mut dyn Write) -> i
             }
             f(&r);
 
-            let mut kids: Vec<usize> = tree.kids[i].iter().copied().filter(|&c| shown(c)).collect();
+            let mut kids: Vec<usize> = tree.kids(i).iter().copied().filter(|&c| shown(c)).collect();
             // Stable sort keeps file order among equals.
             kids.sort_by(|&a, &b| {
                 let ka = if opts.sort == SortBy::Entries {
-                    (indiv[a].strict, inh[a].ticks)
+                    (indiv.get(a).strict, inh[a].ticks)
                 } else {
                     key(opts.sort, &inh[a])
                 };
                 let kb = if opts.sort == SortBy::Entries {
-                    (indiv[b].strict, inh[b].ticks)
+                    (indiv.get(b).strict, inh[b].ticks)
                 } else {
                     key(opts.sort, &inh[b])
                 };

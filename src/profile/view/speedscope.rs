@@ -150,7 +150,7 @@ fn evented(
     }
     while let Some(top) = stack.last_mut() {
         let (i, k) = *top;
-        if let Some(&c) = tree.kids[i].get(k) {
+        if let Some(&c) = tree.kids(i).get(k) {
             top.1 += 1;
             if inherited(c) > 0 {
                 event(out, 'O', c, at);
