@@ -292,39 +292,11 @@ fn folded_streams_a_deep_stack_of_long_names() {
 
 /// A chain of recursive calls every one of which has ticks makes folded
 /// stacks that grow with the square of its depth: 200,000 entries (a
-/// 1.6 MB file) would take 120 GB. `folded` says so, with the numbers and
+/// 1.6 MB file) would take 200 GB. `folded` says so, with the numbers and
 /// what to do, before writing a byte; `--max-output-size` lets it through.
 #[test]
 fn folded_refuses_output_past_its_limit() {
-    use stg_run::internal::profile::{CostCentreDecl, Counters, Entry};
-    let chain = |depth: u32| {
-        let entries = (0..depth)
-            .map(|i| Entry {
-                cost_centre: if i == 0 { 1 } else { 2 },
-                counters: Counters {
-                    ticks: 1,
-                    ..Counters::default()
-                },
-                children: if i + 1 < depth { vec![i + 1] } else { vec![] },
-            })
-            .collect();
-        Profile {
-            frequency: 0,
-            overhead: 0,
-            modules: vec!["MAIN".into(), "Main".into()],
-            cost_centres: vec![
-                CostCentreDecl {
-                    module: 1,
-                    name: "MAIN".into(),
-                },
-                CostCentreDecl {
-                    module: 2,
-                    name: "go".into(),
-                },
-            ],
-            entries,
-        }
-    };
+    let chain = profile_fixture::chain;
     let dir = cli_common::scratch("profile_exports", "folded_limit");
     let file = dir.join("chain.pgcl");
     std::fs::write(&file, format::try_write(&chain(200_000)).unwrap()).unwrap();
@@ -336,10 +308,10 @@ fn folded_refuses_output_past_its_limit() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(out.stdout.is_empty(), "nothing is written");
-    // "MAIN.MAIN" then k times ";Main.go", a space, "1", a newline, for
-    // k = 0 .. 199,999.
+    // Line k (k = 0 .. 199,999) holds k + 1 frames of 9 bytes ("MAIN.MAIN"
+    // and "Main.loop" by turns) and k `;`s, then " 1" and a newline.
     let n: u128 = 200_000;
-    let want = n * ("MAIN.MAIN".len() as u128 + 3) + 8 * (n * (n - 1) / 2);
+    let want = 12 * n + 10 * (n * (n - 1) / 2);
     assert!(
         err.contains(&format!("({want} bytes) in 200000 lines")),
         "{err}"
@@ -351,7 +323,7 @@ fn folded_refuses_output_past_its_limit() {
     // A smaller chain under a limit raised to what it needs, and one byte less.
     std::fs::write(&file, format::try_write(&chain(2_000)).unwrap()).unwrap();
     let n: u128 = 2_000;
-    let need = n * ("MAIN.MAIN".len() as u128 + 3) + 8 * (n * (n - 1) / 2);
+    let need = 12 * n + 10 * (n * (n - 1) / 2);
     for (limit, ok) in [(need, true), (need - 1, false)] {
         let out = Command::new(env!("CARGO_BIN_EXE_stg-prof"))
             .arg("folded")

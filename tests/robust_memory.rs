@@ -8,12 +8,14 @@
 //! (Sized for CI: limits of tens of megabytes, a second or two each.)
 
 mod cli_common;
+mod profile_fixture;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use cli_common::scratch;
+use stg_run::internal::profile::format;
 
 /// A list that a top-level thunk keeps alive while `length` walks it:
 /// the heap grows until the limit stops it.
@@ -432,33 +434,6 @@ fn runs_under_an_address_space_limit_smaller_than_the_worker_stack() {
     }
 }
 
-/// A profile `depth` entries deep, each with a tick: one `go` calling itself.
-fn chain_profile(depth: u32) -> Vec<u8> {
-    use stg_run::internal::profile::{CostCentreDecl, Counters, Entry, Profile, format};
-    let entries = (0..depth)
-        .map(|i| Entry {
-            cost_centre: if i == 0 { 1 } else { 2 },
-            counters: Counters {
-                ticks: 1,
-                ..Counters::default()
-            },
-            children: if i + 1 < depth { vec![i + 1] } else { vec![] },
-        })
-        .collect();
-    let decl = |module, name: &str| CostCentreDecl {
-        module,
-        name: name.to_string(),
-    };
-    let profile = Profile {
-        frequency: 0,
-        overhead: 0,
-        modules: vec!["MAIN".into(), "Main".into()],
-        cost_centres: vec![decl(1, "MAIN"), decl(2, "go")],
-        entries,
-    };
-    format::try_write(&profile).unwrap()
-}
-
 /// `stg-prof` holds a whole profile in memory, tens of times its file's
 /// size. When the system refuses it memory (here `ulimit -v` 100 MiB
 /// against the 200 MB a report of a 500,000-deep chain takes), it says so
@@ -468,11 +443,12 @@ fn chain_profile(depth: u32) -> Vec<u8> {
 #[test]
 fn stg_prof_out_of_memory_is_a_message_not_an_abort() {
     const LIMIT: u64 = 100 << 20;
+    let chain = |depth| format::try_write(&profile_fixture::chain(depth)).unwrap();
     let dir = scratch("robust_memory", "stg_prof_oom");
     let small = dir.join("small.pgcl");
-    std::fs::write(&small, chain_profile(3)).unwrap();
+    std::fs::write(&small, chain(3)).unwrap();
     let big = dir.join("big.pgcl");
-    std::fs::write(&big, chain_profile(500_000)).unwrap();
+    std::fs::write(&big, chain(500_000)).unwrap();
     let merged = dir.join("merged.pgcl");
     let stg_prof = |args: &[&Path]| {
         let mut command = Command::new(env!("CARGO_BIN_EXE_stg-prof"));
