@@ -655,3 +655,27 @@ fn subnormal_numbers_draw_without_nan() {
         assert!(chart.matches("<text").count() < 30, "{text}: {chart}");
     }
 }
+
+/// XML 1.0 allows neither U+FFFE nor U+FFFF, even as a character
+/// reference: a band, job or unit holding one (any string of a `.hp` file
+/// is read as it is) must not reach the SVG, or the chart is not
+/// well-formed and a browser shows an error in its place.
+#[test]
+fn noncharacters_xml_forbids_do_not_reach_the_svg() {
+    let text = "JOB \"j\u{ffff}\"\nDATE \"d\u{fffe}\"\nSAMPLE_UNIT \"s\u{ffff}\"\n\
+                VALUE_UNIT \"b\u{fffe}\"\nBEGIN_SAMPLE 0\nEND_SAMPLE 0\nBEGIN_SAMPLE 1\n\
+                band\u{fffe}\u{ffff} 100\n(1)x/y 5\nEND_SAMPLE 1\n";
+    let hp = read_hp(text).unwrap();
+    assert_eq!(hp.bands[0], "band\u{fffe}\u{ffff}");
+    let chart = svg(&hp);
+    assert!(
+        !chart.contains(['\u{fffe}', '\u{ffff}']),
+        "a character XML forbids: {chart}"
+    );
+    assert!(chart.contains("band\u{fffd}\u{fffd}"), "{chart}");
+    chromium_parses(
+        &scratch("profile_heap_chart", "noncharacters"),
+        "noncharacters",
+        &chart,
+    );
+}

@@ -118,8 +118,10 @@ pub(crate) fn one_line(s: &str) -> String {
 }
 
 /// `s` as text of HTML or SVG (XML): `<`, `>`, `&` and `"` as entities,
-/// control characters (not allowed in either) as spaces. Shared by the HTML
-/// page and the heap chart.
+/// control characters (not allowed in either) as spaces, and the two
+/// noncharacters XML 1.0 forbids (U+FFFE, U+FFFF: an SVG holding one is
+/// not well-formed, and browsers show an error instead of the chart) as
+/// U+FFFD. Shared by the HTML page and the heap chart.
 pub(crate) fn markup_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for ch in s.chars() {
@@ -129,6 +131,7 @@ pub(crate) fn markup_text(s: &str) -> String {
             '&' => out.push_str("&amp;"),
             '"' => out.push_str("&quot;"),
             c if (c as u32) < 0x20 => out.push(' '),
+            '\u{fffe}' | '\u{ffff}' => out.push('\u{fffd}'),
             c => out.push(c),
         }
     }
