@@ -679,3 +679,36 @@ fn noncharacters_xml_forbids_do_not_reach_the_svg() {
         &chart,
     );
 }
+
+/// An error quotes at most a short excerpt of the line it is about, with
+/// its control characters escaped: a file of one 10 MB line gives a
+/// message of one short line, and a line of terminal escapes does not
+/// clear the screen it is shown on.
+#[test]
+fn messages_quote_lines_short_and_escaped() {
+    let long = format!("JOB \"{}\n", "x".repeat(10_000_000));
+    let err = read_hp(&long).unwrap_err();
+    assert!(err.len() < 300, "{} bytes: {}", err.len(), &err[..300]);
+    assert!(err.starts_with("line 1: JOB wants a string in double quotes, found `\"xxx"));
+    assert!(err.contains("x…`"), "{err}");
+    let outside = format!("JOB \"j\"\n{} 5\n", "z".repeat(10_000_000));
+    let err = read_hp(&outside).unwrap_err();
+    assert!(err.len() < 300, "{} bytes", err.len());
+    assert!(err.starts_with("line 2: `zzz"), "{err}");
+    let no_value = format!("BEGIN_SAMPLE 0\n{}\n", "y".repeat(10_000_000));
+    let err = read_hp(&no_value).unwrap_err();
+    assert!(err.len() < 300, "{} bytes", err.len());
+    let esc = "JOB \"j\"\n\u{1b}[2J\u{1b}[31mred 5\n";
+    assert_eq!(
+        read_hp(esc).unwrap_err(),
+        "line 2: `\\u{1b}[2J\\u{1b}[31mred 5` is outside a sample: expected JOB, DATE, \
+         SAMPLE_UNIT, VALUE_UNIT, MARK or BEGIN_SAMPLE"
+    );
+    // Lines ended by CR alone read as one line: the message says so.
+    let cr = "JOB \"j\"\rDATE \"d\"\rBEGIN_SAMPLE 0\ra 1\rEND_SAMPLE 0\r";
+    let err = read_hp(cr).unwrap_err();
+    assert!(err.contains("carriage return alone"), "{err}");
+    // CR LF is read as LF.
+    let crlf = cr.replace('\r', "\r\n");
+    assert_eq!(read_hp(&crlf).unwrap().times, [0.0]);
+}

@@ -117,10 +117,20 @@ pub fn read_hp(text: &str) -> Result<HeapFile, String> {
             Ok(s[1..s.len() - 1].to_string())
         } else {
             Err(format!(
-                "line {line}: {key} wants a string in double quotes, found `{s}`"
+                "line {line}: {key} wants a string in double quotes, found `{}`",
+                excerpt(s, QUOTED_LINE_CHARS)
             ))
         }
     };
+    // Lines ended by a carriage return alone (classic Mac OS) would read
+    // as one line; hp2ps reads them no better.
+    if !text.contains('\n') && text.trim_end_matches('\r').contains('\r') {
+        return Err(
+            "its lines end in a carriage return alone (CR, not LF or CR LF), which neither \
+             hp2ps nor stg-prof reads: convert them first (`tr '\\r' '\\n' < FILE.hp > fixed.hp`)"
+                .to_string(),
+        );
+    }
     let mut saw_header = false;
     // A last line without its newline may be cut off in the middle.
     let partial_line = (!text.ends_with('\n')).then(|| text.lines().count());
@@ -183,7 +193,7 @@ pub fn read_hp(text: &str) -> Result<HeapFile, String> {
                     return Err(format!(
                         "line {line}: `{}` is outside a sample: expected JOB, DATE, \
                          SAMPLE_UNIT, VALUE_UNIT, MARK or BEGIN_SAMPLE",
-                        l.trim()
+                        excerpt(l, QUOTED_LINE_CHARS)
                     ));
                 }
                 let body = l.trim();
@@ -201,7 +211,8 @@ pub fn read_hp(text: &str) -> Result<HeapFile, String> {
                 }
                 let Some(cut) = body.rfind(char::is_whitespace) else {
                     return Err(format!(
-                        "line {line}: `{body}` wants a band name and a value"
+                        "line {line}: `{}` wants a band name and a value",
+                        excerpt(body, QUOTED_LINE_CHARS)
                     ));
                 };
                 let value = number(&body[cut..], line, "the value")?;
@@ -249,17 +260,35 @@ pub fn read_hp(text: &str) -> Result<HeapFile, String> {
 /// Characters of a number quoted in an error message.
 const QUOTED_CHARS: usize = 40;
 
+/// Characters of a line (or a header's value) quoted in an error message.
+const QUOTED_LINE_CHARS: usize = 80;
+
 /// The text of a number as written, for an error message; cut short if
 /// it is very long.
 fn quote(s: &str) -> String {
+    excerpt(s, QUOTED_CHARS)
+}
+
+/// `s` as an error message quotes it: trimmed, at most `max` characters
+/// (cut with `…`), and control characters other than a tab escaped
+/// (`\u{1b}`), so that a line of any length or content (a file of one
+/// 200 MB line, terminal escape sequences) gives a message of one short
+/// line that changes nothing on the terminal.
+fn excerpt(s: &str, max: usize) -> String {
     let s = s.trim();
-    if s.chars().count() > QUOTED_CHARS {
-        let mut cut: String = s.chars().take(QUOTED_CHARS - 1).collect();
-        cut.push('…');
-        cut
-    } else {
-        s.to_string()
+    let long = s.chars().nth(max).is_some();
+    let mut out = String::new();
+    for c in s.chars().take(if long { max - 1 } else { max }) {
+        if c.is_control() && c != '\t' {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
     }
+    if long {
+        out.push('…');
+    }
+    out
 }
 
 /// Characters of a band's name shown in the legend.
