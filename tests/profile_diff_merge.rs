@@ -524,3 +524,50 @@ proptest! {
         }
     }
 }
+
+/// An input without a side file (a profile copied alone, standard input)
+/// names no clock: it merges with runs of either clock, first or not;
+/// two inputs whose side files name different clocks are an error
+/// wherever they are among the inputs.
+#[test]
+fn merge_checks_the_clocks_the_side_files_name() {
+    let dir = cli_common::scratch("profile_diff_merge", "clocks");
+    let (nfib, _) = cli_common::profile_of(&dir, "nfib", STACKS);
+    let side = std::fs::read_to_string(dir.join("nfib.pgcl.src")).unwrap();
+    assert!(side.contains("\nclock steps\n"), "{side}");
+    std::fs::copy(&nfib, dir.join("cycles.pgcl")).unwrap();
+    std::fs::write(
+        dir.join("cycles.pgcl.src"),
+        side.replace("\nclock steps\n", "\nclock cycles\n"),
+    )
+    .unwrap();
+    std::fs::copy(&nfib, dir.join("alone.pgcl")).unwrap();
+    for inputs in [
+        ["alone.pgcl", "nfib.pgcl"],
+        ["nfib.pgcl", "alone.pgcl"],
+        ["alone.pgcl", "cycles.pgcl"],
+    ] {
+        let mut args = vec!["merge"];
+        args.extend(inputs);
+        args.extend(["-o", "sum.pgcl"]);
+        let out = stg_prof_in(&dir, &args);
+        assert!(out.status.success(), "{inputs:?}: {}", text(&out.stderr));
+    }
+    for inputs in [
+        ["nfib.pgcl", "alone.pgcl", "cycles.pgcl"],
+        ["alone.pgcl", "nfib.pgcl", "cycles.pgcl"],
+    ] {
+        let mut args = vec!["merge"];
+        args.extend(inputs);
+        args.extend(["-o", "sum.pgcl"]);
+        let out = stg_prof_in(&dir, &args);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{inputs:?}: {err}");
+        assert!(
+            err.contains(
+                "merge: cycles.pgcl counts ticks of the cycles clock, nfib.pgcl of the steps clock"
+            ),
+            "{inputs:?}: {err}"
+        );
+    }
+}

@@ -537,16 +537,27 @@ fn merge_command(files: &[PathBuf], output: &Path, limit: u64) -> Result<(), Str
     }
     let inputs: Vec<(&str, &Profile)> = loaded.iter().map(|(n, p, _)| (n.as_str(), p)).collect();
     let sum = merge::merge(&inputs).map_err(|e| format!("stg-prof: merge: {e}"))?;
-    let (first_name, _, first_side) = &loaded[0];
-    for (name, _, side) in &loaded[1..] {
-        if side.clock != first_side.clock && side.clock != Clock::Unknown {
-            return Err(format!(
-                "stg-prof: merge: {name} counts ticks of the {:?} clock, {first_name} of the {:?} \
-                 clock (their side files say so): the sum would add steps to cycles",
-                side.clock, first_side.clock
-            ));
-        }
+    // An input without a side file (standard input, a profile copied
+    // alone) names no clock: only two that name different ones conflict,
+    // whichever places they have among the inputs.
+    let clock_name = |c: Clock| match c {
+        Clock::Steps => "steps",
+        Clock::Cycles => "cycles",
+        Clock::Unknown => "unknown",
+    };
+    let mut known = loaded.iter().filter(|(_, _, s)| s.clock != Clock::Unknown);
+    if let Some((first_known, _, first_known_side)) = known.next()
+        && let Some((name, _, side)) = known.find(|(_, _, s)| s.clock != first_known_side.clock)
+    {
+        return Err(format!(
+            "stg-prof: merge: {name} counts ticks of the {} clock, {first_known} of the {} \
+             clock (their side files say so): the sum would add steps to cycles; merge \
+             runs of one clock (`stg-run --clock`)",
+            clock_name(side.clock),
+            clock_name(first_known_side.clock)
+        ));
     }
+    let (_, _, first_side) = &loaded[0];
     format::write_file_atomic(output, &sum)
         .map_err(|e| format!("stg-prof: merge: cannot write {}: {e}", output.display()))?;
     let side_path = side_file::path_for(output);
