@@ -787,7 +787,11 @@ fn process_is_running(pid: u32) -> bool {
 }
 
 /// `path` with its symbolic links followed (the last one may name a file
-/// that does not exist yet).
+/// that does not exist yet). A link the kernel follows to something other
+/// than a file or a folder but whose text names nothing, as
+/// `/dev/stdout` → `/proc/self/fd/1` → `pipe:[123]` does when standard
+/// output is a pipe or a socket, is kept: it is opened as it is, the
+/// device it leads to written directly.
 pub fn follow_links(path: &Path) -> io::Result<PathBuf> {
     let mut path = path.to_path_buf();
     // As the kernel's limit on links followed in one look-up.
@@ -795,10 +799,16 @@ pub fn follow_links(path: &Path) -> io::Result<PathBuf> {
         match std::fs::symlink_metadata(&path) {
             Ok(m) if m.file_type().is_symlink() => {
                 let target = std::fs::read_link(&path)?;
-                path = match path.parent() {
-                    Some(dir) if target.is_relative() => dir.join(target),
+                let next = match path.parent() {
+                    Some(dir) if target.is_relative() => dir.join(&target),
                     _ => target,
                 };
+                if std::fs::symlink_metadata(&next).is_err()
+                    && std::fs::metadata(&path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+                {
+                    return Ok(path);
+                }
+                path = next;
             }
             _ => return Ok(path),
         }

@@ -386,6 +386,46 @@ fn the_profile_goes_to_standard_output_with_a_dash() {
     assert!(!dir.join("-").exists() && !Path::new("-").exists());
 }
 
+/// `/dev/stdout` when standard output is a pipe: the link leads through
+/// `/proc/self/fd/1` to `pipe:[N]`, which names no file; the output is
+/// written to the pipe (it was refused: "no file can be created in
+/// /proc/self/fd").
+#[test]
+fn dev_stdout_as_an_output_writes_to_a_pipe() {
+    if !Path::new("/dev/stdout").exists() {
+        return;
+    }
+    let dir = scratch("robust_files", "dev_stdout");
+    let file = nfib_profile(&dir, "nfib.pgcl");
+    let out = run(stg_run().arg(program("nfib.stg")).args([
+        "--auto-cc=top",
+        "--reproducible",
+        "--profile-file",
+        "/dev/stdout",
+    ]));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // The program's output, then the profile.
+    let mut want = b"1973\n".to_vec();
+    want.extend(std::fs::read(&file).unwrap());
+    assert_eq!(out.stdout, want);
+    let merged = dir.join("merged.pgcl");
+    let out = run(stg_prof()
+        .arg("merge")
+        .arg(&file)
+        .arg(&file)
+        .arg("-o")
+        .arg(&merged));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = run(stg_prof()
+        .arg("merge")
+        .arg(&file)
+        .arg(&file)
+        .args(["-o", "/dev/stdout"]));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(out.stdout, std::fs::read(&merged).unwrap());
+    assert!(!Path::new("/dev/stdout.src").exists());
+}
+
 // ----- outputs checked before the run -------------------------------------
 
 /// Runs nfib with `args` in `dir`; it must be refused before the run
