@@ -571,3 +571,27 @@ fn merge_checks_the_clocks_the_side_files_name() {
         );
     }
 }
+
+/// The merged profile's side file is extra, as `stg-run`'s is: one that
+/// cannot be written (here its name is longer than the file system
+/// allows; `-o /dev/stdout > sum.pgcl` would put it in /dev) is warned
+/// about and the sum written without it, not refused.
+#[test]
+fn merge_writes_the_sum_when_its_side_file_cannot_be() {
+    let dir = cli_common::scratch("profile_diff_merge", "side_unwritable");
+    let (nfib, _) = cli_common::profile_of(&dir, "nfib", STACKS);
+    let f = nfib.to_str().unwrap();
+    // 255 bytes: the most most file systems allow, so `.src` is too long.
+    let name = format!("{}.pgcl", "s".repeat(250));
+    let out = stg_prof_in(&dir, &["merge", f, f, "-o", &name]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("warning: cannot write its side file to")
+            && err.contains("the merged profile is written without it"),
+        "{err}"
+    );
+    let sum = format::read(&std::fs::read(dir.join(&name)).unwrap()).unwrap();
+    let one = format::read(&std::fs::read(&nfib).unwrap()).unwrap();
+    assert_eq!(sum.cost_centres, one.cost_centres);
+}

@@ -522,13 +522,19 @@ fn merge_command(files: &[PathBuf], output: &Path, limit: u64) -> Result<(), Str
     plan.add("the merged profile", output)
         .map_err(|e| format!("stg-prof: merge: {e}"))?;
     // Its side file goes beside it, unless it is a device (`/dev/null`).
-    let beside = match std::fs::metadata(output) {
+    // The side file is extra, as for `stg-run`: one that cannot be written
+    // (`-o /dev/stdout > sum.pgcl` puts it in /dev) is warned about and
+    // the sum written without it.
+    let mut beside = match std::fs::metadata(output) {
         Ok(m) => m.is_file(),
         Err(e) => e.kind() == std::io::ErrorKind::NotFound,
     };
-    if beside {
-        plan.add("its side file", &side_file::path_for(output))
-            .map_err(|e| format!("stg-prof: merge: {e}"))?;
+    if beside && let Err(e) = plan.add("its side file", &side_file::path_for(output)) {
+        say(&format!(
+            "stg-prof: merge: warning: {e}; the merged profile is written without it \
+             (its reports will show no source locations)\n"
+        ));
+        beside = false;
     }
     let mut loaded = Vec::new();
     for f in files {
