@@ -87,6 +87,47 @@ fn a_file_cut_short_draws_its_complete_samples() {
     assert_eq!(polygons(&svg(&hp)).len(), 1);
 }
 
+/// A file cut anywhere in its last line (a run killed while writing it)
+/// draws the complete samples before it, whatever the line: a band's, a
+/// keyword's (`BEGIN_SAM`, `MA`), or `END_SAMPLE` with its time cut off
+/// (`END_SAMPLE 1.` of 1.25). Every cut of a three-sample file reads.
+#[test]
+fn a_file_cut_in_any_line_draws_its_complete_samples() {
+    let full = "JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
+                BEGIN_SAMPLE 0.50\nMAIN\t100\nEND_SAMPLE 0.50\n\
+                BEGIN_SAMPLE 1.25\nMAIN\t200\nEND_SAMPLE 1.25\nMARK 1.30\n\
+                BEGIN_SAMPLE 2.50\nMAIN\t300\nEND_SAMPLE 2.50\n";
+    let first_end = full.find("END_SAMPLE 0.50\n").unwrap() + "END_SAMPLE 0.50\n".len();
+    for cut in first_end..full.len() {
+        let text = &full[..cut];
+        let hp = read_hp(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        assert!(!hp.times.is_empty(), "{text:?}");
+        assert_eq!(hp.times, [0.5, 1.25, 2.5][..hp.times.len()], "{text:?}");
+        // Drawn without a panic, the values of the complete samples only.
+        let _ = svg(&hp);
+        assert_eq!(hp.values.len(), hp.times.len(), "{text:?}");
+    }
+    let cases = [
+        ("BEGIN_SAM", 8),
+        ("BEGIN_SAMPLE 1.25\nMAIN\t200\nEND_SAMPLE 1.", 8),
+        ("BEGIN_SAMPLE 1.25\nMAIN\t200\nEND_SAMPLE 1.25\nMA", 11),
+    ];
+    let head = &full[..first_end];
+    for (tail, line) in cases {
+        let text = format!("{head}{tail}");
+        let hp = read_hp(&text).unwrap();
+        assert_eq!(hp.cut_short, Some(line), "{text:?}");
+    }
+    // Cut before any sample is complete: nothing to draw, an error.
+    let err = read_hp("JOB \"j\"\nBEGIN_SAM").unwrap_err();
+    assert!(
+        err.starts_with("line 2, the last, ends in the middle"),
+        "{err}"
+    );
+    // A complete last line without its newline is read.
+    assert_eq!(read_hp(full.trim_end()).unwrap().cut_short, None);
+}
+
 /// The polygons of the chart: (band name, points).
 fn polygons(svg: &str) -> Vec<(String, Vec<(f64, f64)>)> {
     svg.split("<polygon ")

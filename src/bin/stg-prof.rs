@@ -397,8 +397,9 @@ fn heap_svg(
     let hp = heap_chart::read_hp(&text).map_err(|e| format!("stg-prof: {}: {e}", shown(file)))?;
     if let Some(line) = hp.cut_short {
         say(&format!(
-            "stg-prof: {}: warning: the last sample (line {line}) has no END_SAMPLE, so the \
-             file was cut short; drawing the {} complete samples before it\n",
+            "stg-prof: {}: warning: the file was cut short: what begins on line {line} is \
+             unfinished (a sample without END_SAMPLE, or a line cut off); drawing the {} \
+             complete samples before it\n",
             shown(file),
             hp.times.len()
         ));

@@ -51,9 +51,10 @@ pub struct HeapFile {
     pub bands: Vec<String>,
     /// The band lines of the samples, in file order (so by sample).
     pub values: Vec<BandValue>,
-    /// The line of a last sample left without `END_SAMPLE` (a run killed
-    /// while writing it, as GHC's file of an interrupted run ends), which
-    /// is not drawn.
+    /// Where an unfinished end of the file begins (a run killed while
+    /// writing, as GHC's file of an interrupted run ends), which is not
+    /// drawn: the line of a last sample left without `END_SAMPLE`, or a
+    /// last line outside a sample cut off in the middle (`BEGIN_SAM`).
     pub cut_short: Option<usize>,
 }
 
@@ -134,106 +135,127 @@ pub fn read_hp(text: &str) -> Result<HeapFile, String> {
     let mut saw_header = false;
     // A last line without its newline may be cut off in the middle.
     let partial_line = (!text.ends_with('\n')).then(|| text.lines().count());
+    // The unfinished last line that stopped the reading, if any.
+    let mut cut_line = None;
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let l = raw.trim_end();
         if l.trim().is_empty() {
             continue;
         }
-        let (key, rest) = l.split_once(char::is_whitespace).unwrap_or((l, ""));
-        saw_header |= matches!(
-            key,
-            "JOB" | "DATE" | "SAMPLE_UNIT" | "VALUE_UNIT" | "MARK" | "BEGIN_SAMPLE"
-        );
-        match key {
-            "JOB" => hp.job = quoted(rest, line, key)?,
-            "DATE" => hp.date = quoted(rest, line, key)?,
-            "SAMPLE_UNIT" => hp.sample_unit = quoted(rest, line, key)?,
-            "VALUE_UNIT" => hp.value_unit = quoted(rest, line, key)?,
-            "MARK" => {
-                number(rest, line, "MARK's time")?;
+        // Reads the line: `Ok(false)` stops the reading. Nothing is
+        // changed by a line that is an error.
+        let mut read_line = || -> Result<bool, String> {
+            let (key, rest) = l.split_once(char::is_whitespace).unwrap_or((l, ""));
+            saw_header |= matches!(
+                key,
+                "JOB" | "DATE" | "SAMPLE_UNIT" | "VALUE_UNIT" | "MARK" | "BEGIN_SAMPLE"
+            );
+            match key {
+                "JOB" => hp.job = quoted(rest, line, key)?,
+                "DATE" => hp.date = quoted(rest, line, key)?,
+                "SAMPLE_UNIT" => hp.sample_unit = quoted(rest, line, key)?,
+                "VALUE_UNIT" => hp.value_unit = quoted(rest, line, key)?,
+                "MARK" => {
+                    number(rest, line, "MARK's time")?;
+                }
+                "BEGIN_SAMPLE" => {
+                    if let Some((_, at, ..)) = open {
+                        return Err(format!(
+                            "line {line}: BEGIN_SAMPLE inside the sample begun on line {at}; \
+                             end it with END_SAMPLE first"
+                        ));
+                    }
+                    let t = number(rest, line, "BEGIN_SAMPLE's time")?;
+                    open = Some((t, line, rest.trim(), hp.values.len(), hp.bands.len()));
+                }
+                "END_SAMPLE" => {
+                    let Some((t, _, begun, ..)) = open else {
+                        return Err(format!("line {line}: END_SAMPLE without a BEGIN_SAMPLE"));
+                    };
+                    let end = number(rest, line, "END_SAMPLE's time")?;
+                    if end != t {
+                        return Err(format!(
+                            "line {line}: END_SAMPLE {} ends the sample begun at time {}",
+                            quote(rest),
+                            quote(begun)
+                        ));
+                    }
+                    if let Some(last) = hp.times.last()
+                        && t < *last
+                    {
+                        return Err(format!(
+                            "line {line}: sample time {} is before the previous sample's {}; \
+                             samples must come in time order",
+                            quote(begun),
+                            quote(last_time)
+                        ));
+                    }
+                    open = None;
+                    hp.times.push(t);
+                    last_time = begun;
+                }
+                _ => {
+                    if open.is_none() {
+                        return Err(format!(
+                            "line {line}: `{}` is outside a sample: expected JOB, DATE, \
+                             SAMPLE_UNIT, VALUE_UNIT, MARK or BEGIN_SAMPLE",
+                            excerpt(l, QUOTED_LINE_CHARS)
+                        ));
+                    }
+                    let body = l.trim();
+                    // (Looked at only on that last line: every other line goes
+                    // straight to the checks below.)
+                    let parses = || {
+                        body.rfind(char::is_whitespace)
+                            .and_then(|cut| body[cut..].trim().parse::<f64>().ok())
+                            .is_some_and(|v| v >= 0.0)
+                    };
+                    if partial_line == Some(line) && !parses() {
+                        // Cut off in the middle of a band's line: the sample
+                        // is left open, and reported as cut short below.
+                        return Ok(false);
+                    }
+                    let Some(cut) = body.rfind(char::is_whitespace) else {
+                        return Err(format!(
+                            "line {line}: `{}` wants a band name and a value",
+                            excerpt(body, QUOTED_LINE_CHARS)
+                        ));
+                    };
+                    let value = number(&body[cut..], line, "the value")?;
+                    if value < 0.0 {
+                        return Err(format!(
+                            "line {line}: the value {} is negative",
+                            quote(&body[cut..])
+                        ));
+                    }
+                    let name = body[..cut].trim_end();
+                    let next = hp.bands.len() as u32;
+                    let band = *band_of.entry(name).or_insert_with(|| {
+                        hp.bands.push(name.to_string());
+                        next
+                    });
+                    hp.values.push(BandValue {
+                        sample: hp.times.len() as u32,
+                        band,
+                        value,
+                    });
+                }
             }
-            "BEGIN_SAMPLE" => {
-                if let Some((_, at, ..)) = open {
-                    return Err(format!(
-                        "line {line}: BEGIN_SAMPLE inside the sample begun on line {at}; \
-                         end it with END_SAMPLE first"
-                    ));
-                }
-                let t = number(rest, line, "BEGIN_SAMPLE's time")?;
-                open = Some((t, line, rest.trim(), hp.values.len(), hp.bands.len()));
+            Ok(true)
+        };
+        match read_line() {
+            Ok(true) => {}
+            Ok(false) => break,
+            // A last line without its newline that does not read was cut
+            // off while it was written (`BEGIN_SAM`, `END_SAMPLE 1.` of
+            // 1.25): the file ends before it, as a run killed while
+            // writing leaves it (GHC's, any line).
+            Err(_) if partial_line == Some(line) => {
+                cut_line = Some(line);
+                break;
             }
-            "END_SAMPLE" => {
-                let Some((t, _, begun, ..)) = open.take() else {
-                    return Err(format!("line {line}: END_SAMPLE without a BEGIN_SAMPLE"));
-                };
-                let end = number(rest, line, "END_SAMPLE's time")?;
-                if end != t {
-                    return Err(format!(
-                        "line {line}: END_SAMPLE {} ends the sample begun at time {}",
-                        quote(rest),
-                        quote(begun)
-                    ));
-                }
-                if let Some(last) = hp.times.last()
-                    && t < *last
-                {
-                    return Err(format!(
-                        "line {line}: sample time {} is before the previous sample's {}; \
-                         samples must come in time order",
-                        quote(begun),
-                        quote(last_time)
-                    ));
-                }
-                hp.times.push(t);
-                last_time = begun;
-            }
-            _ => {
-                if open.is_none() {
-                    return Err(format!(
-                        "line {line}: `{}` is outside a sample: expected JOB, DATE, \
-                         SAMPLE_UNIT, VALUE_UNIT, MARK or BEGIN_SAMPLE",
-                        excerpt(l, QUOTED_LINE_CHARS)
-                    ));
-                }
-                let body = l.trim();
-                // (Looked at only on that last line: every other line goes
-                // straight to the checks below.)
-                let parses = || {
-                    body.rfind(char::is_whitespace)
-                        .and_then(|cut| body[cut..].trim().parse::<f64>().ok())
-                        .is_some_and(|v| v >= 0.0)
-                };
-                if partial_line == Some(line) && !parses() {
-                    // Cut off in the middle of a band's line: the sample
-                    // is left open, and reported as cut short below.
-                    break;
-                }
-                let Some(cut) = body.rfind(char::is_whitespace) else {
-                    return Err(format!(
-                        "line {line}: `{}` wants a band name and a value",
-                        excerpt(body, QUOTED_LINE_CHARS)
-                    ));
-                };
-                let value = number(&body[cut..], line, "the value")?;
-                if value < 0.0 {
-                    return Err(format!(
-                        "line {line}: the value {} is negative",
-                        quote(&body[cut..])
-                    ));
-                }
-                let name = body[..cut].trim_end();
-                let next = hp.bands.len() as u32;
-                let band = *band_of.entry(name).or_insert_with(|| {
-                    hp.bands.push(name.to_string());
-                    next
-                });
-                hp.values.push(BandValue {
-                    sample: hp.times.len() as u32,
-                    band,
-                    value,
-                });
-            }
+            Err(e) => return Err(e),
         }
     }
     if !saw_header {
@@ -242,8 +264,8 @@ pub fn read_hp(text: &str) -> Result<HeapFile, String> {
                 .to_string(),
         );
     }
-    // A file cut short in its last sample draws the samples before it;
-    // with none complete there is nothing to draw.
+    // A file cut short in its last sample, or in its last line, draws the
+    // samples before it; with none complete there is nothing to draw.
     if let Some((_, at, _, values, bands)) = open {
         if hp.times.is_empty() {
             return Err(format!(
@@ -253,6 +275,14 @@ pub fn read_hp(text: &str) -> Result<HeapFile, String> {
         hp.values.truncate(values);
         hp.bands.truncate(bands);
         hp.cut_short = Some(at);
+    } else if let Some(line) = cut_line {
+        if hp.times.is_empty() {
+            return Err(format!(
+                "line {line}, the last, ends in the middle (is the file cut short?) \
+                 and no sample is complete before it"
+            ));
+        }
+        hp.cut_short = Some(line);
     }
     Ok(hp)
 }
