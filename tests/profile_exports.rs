@@ -336,3 +336,91 @@ fn folded_refuses_output_past_its_limit() {
         assert_eq!(out.stdout.len() as u128, written, "limit {limit}");
     }
 }
+
+/// Graphviz 2.43 refuses a quoted string of 16,384 bytes or more ("syntax
+/// error ... longer than 16384?"), and a label is any string: names (and
+/// file names, and the program's) are cut so that every quoted string of
+/// the graph stays well under that, and `dot` draws it.
+#[test]
+fn dot_draws_names_too_long_for_graphviz() {
+    use stg_run::internal::profile::side_file::{Clock, SrcLoc};
+    use stg_run::internal::profile::{CostCentreDecl, Counters, Entry};
+    let long = "\\\"é".repeat(20_000);
+    let counters = |ticks| Counters {
+        ticks,
+        words: 1,
+        strict_calls: 1,
+        ..Counters::default()
+    };
+    let p = Profile {
+        frequency: 0,
+        overhead: 0,
+        modules: vec!["MAIN".into(), long.clone()],
+        cost_centres: vec![
+            CostCentreDecl {
+                module: 1,
+                name: "MAIN".into(),
+            },
+            CostCentreDecl {
+                module: 2,
+                name: long.clone(),
+            },
+        ],
+        entries: vec![
+            Entry {
+                cost_centre: 1,
+                counters: counters(1),
+                children: vec![1],
+            },
+            Entry {
+                cost_centre: 2,
+                counters: counters(10),
+                children: vec![],
+            },
+        ],
+    };
+    let side = SideInfo {
+        clock: Clock::Steps,
+        locations: vec![
+            None,
+            Some(SrcLoc {
+                file: long.clone(),
+                line: 1,
+                col: 1,
+            }),
+        ],
+    };
+    let graph = dot(&p, &side, Thresholds::default());
+    // Every quoted string: between unescaped double quotes.
+    let mut longest = 0;
+    let (mut in_string, mut escaped, mut len) = (false, false, 0);
+    for b in graph.bytes() {
+        if in_string {
+            len += 1;
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => {
+                    in_string = false;
+                    longest = longest.max(len);
+                }
+                _ => {}
+            }
+        } else if b == b'"' {
+            (in_string, len) = (true, 0);
+        }
+    }
+    assert!(longest < 16_000, "a quoted string of {longest} bytes");
+    assert!(graph.contains("…"), "{}", &graph[..500]);
+    if have("dot", "-V", "graphviz", "graphviz") {
+        let dir = cli_common::scratch("profile_exports", "long_names");
+        let g = dir.join("long.dot");
+        std::fs::write(&g, &graph).unwrap();
+        let out = Command::new("dot").arg("-Tsvg").arg(&g).output().unwrap();
+        assert!(
+            out.status.success() && out.stderr.is_empty(),
+            "dot -Tsvg: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

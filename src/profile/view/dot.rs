@@ -19,7 +19,9 @@
 //!   of cost centres stays one that `dot` lays out and a person reads.
 //!
 //! Names are written with control characters as spaces and DOT's escapes
-//! (`\\`, `\"`), so that no name breaks the file.
+//! (`\\`, `\"`), so that no name breaks the file, and cut to 1,000
+//! characters, so that no label reaches the 16 KB a quoted string may take
+//! in Graphviz 2.43.
 
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -71,9 +73,28 @@ fn colour(share: f64) -> (String, &'static str) {
     )
 }
 
-/// `s` inside a DOT double-quoted string.
+/// The most characters of a name (or a file name, or the program's) a
+/// label shows. Graphviz 2.43 (Debian's and Ubuntu's) refuses a quoted
+/// string of 16,384 bytes or more ("syntax error ... scanning a quoted string (missing
+/// endquote? longer than 16384?)"), and a label holds a name and a file
+/// name of up to 4 bytes a character, escapes doubling `\` and `"`:
+/// 1,000 characters each keep a node's label under 9,000 bytes.
+const MAX_NAME_CHARS: usize = 1000;
+
+/// `s` inside a DOT double-quoted string: cut to [`MAX_NAME_CHARS`]
+/// characters (ending in `…`), control characters as spaces, `\` and
+/// `"` escaped.
 fn dot_text(s: &str) -> String {
-    one_line(s).replace('\\', "\\\\").replace('"', "\\\"")
+    let mut s = one_line(s);
+    if let Some((cut, _)) = s.char_indices().nth(MAX_NAME_CHARS) {
+        let keep = s
+            .char_indices()
+            .nth(MAX_NAME_CHARS - 1)
+            .map_or(cut, |(i, _)| i);
+        s.truncate(keep);
+        s.push('…');
+    }
+    s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
 fn pct(part: u128, total: u128) -> f64 {
