@@ -76,6 +76,16 @@ pub const PRELUDE_MODULE: &str = "Prelude";
 /// with thousands of errors linear).
 const MAX_SUGGESTIONS: usize = 200;
 
+/// How many cells of edit-distance tables the unbound-variable suggestions
+/// compute in all (a fraction of a second's work). A table costs the
+/// product of the two names' lengths when they share a long prefix, so
+/// without it 200 misspellings of 250-character names beside 200 such
+/// globals (a 111 KB file) took 17 s to check, and 1,000-character ones
+/// over 3 minutes; now every suggestion whose search does not fit in what
+/// is left is not made (none is made from a search cut short, so which
+/// name is suggested does not depend on the order names are compared in).
+const MAX_SUGGEST_CELLS: usize = 100_000_000;
+
 /// How many cells of edit-distance tables the search for misspelt
 /// constructors (matched, never built) computes in all (a fraction of a
 /// second's work). The search skips the names whose lengths are too far
@@ -244,6 +254,9 @@ struct Checker {
     /// Groups already told to use `letrec`, by their first binding's span.
     letrec_reported: Set<Span>,
     suggestions_made: usize,
+    /// Cells of edit-distance tables the suggestions have computed
+    /// (at most [`MAX_SUGGEST_CELLS`]).
+    suggest_cells: usize,
 }
 
 impl Checker {
@@ -990,9 +1003,12 @@ impl Checker {
         true
     }
 
-    /// A name in scope close to `name`, if there is one.
+    /// A name in scope close to `name`, if there is one: none once
+    /// [`MAX_SUGGESTIONS`] suggestions have been searched for or their
+    /// tables have taken [`MAX_SUGGEST_CELLS`] cells (the search that
+    /// reaches the limit suggests nothing).
     fn suggest(&mut self, name: &str) -> Option<String> {
-        if self.suggestions_made >= MAX_SUGGESTIONS {
+        if self.suggestions_made >= MAX_SUGGESTIONS || self.suggest_cells >= MAX_SUGGEST_CELLS {
             return None;
         }
         self.suggestions_made += 1;
@@ -1013,21 +1029,36 @@ impl Checker {
             .filter(|_| !self.in_prelude)
             .map(Name::as_str);
         let chars: Vec<char> = name.chars().collect();
+        let mut letters = Letters::of(name);
         let mut rows = EditRows::default();
         let mut other = Vec::new();
-        locals
-            .chain(prelude)
-            .chain(user)
-            .filter(|c| *c != name)
-            .filter(|c| c.chars().count().abs_diff(chars.len()) <= limit)
-            .filter_map(|c| {
-                other.clear();
-                other.extend(c.chars());
-                let d = rows.within(&chars, &other, limit)?;
-                Some((d, c))
-            })
-            .min()
-            .map(|(_, c)| c.to_string())
+        let mut budget = MAX_SUGGEST_CELLS - self.suggest_cells;
+        let mut best: Option<(usize, &str)> = None;
+        let mut spent = false;
+        for c in locals.chain(prelude).chain(user) {
+            if c == name
+                || c.chars().count().abs_diff(chars.len()) > limit
+                || letters.as_mut().is_some_and(|l| l.too_far(c, limit))
+            {
+                continue;
+            }
+            other.clear();
+            other.extend(c.chars());
+            match rows.within(&chars, &other, limit, &mut budget) {
+                Ok(Some(d)) => best = Some(best.map_or((d, c), |b| b.min((d, c)))),
+                Ok(None) => {}
+                Err(Spent) => {
+                    spent = true;
+                    break;
+                }
+            }
+        }
+        self.suggest_cells = MAX_SUGGEST_CELLS - budget;
+        if spent {
+            self.suggest_cells = MAX_SUGGEST_CELLS;
+            return None;
+        }
+        best.map(|(_, c)| c.to_string())
     }
 
     // ----- case alternatives ------------------------------------------------
@@ -1346,8 +1377,63 @@ impl PrefixRows {
 fn edit_distance(a: &str, b: &str, limit: usize) -> Option<usize> {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    EditRows::default().within(&a, &b, limit)
+    let mut budget = usize::MAX;
+    EditRows::default()
+        .within(&a, &b, limit, &mut budget)
+        .unwrap()
 }
+
+/// How many times each ASCII character occurs in a name: a lower bound
+/// of its edit distance to another, without a table.
+struct Letters {
+    counts: [i32; 128],
+    len: usize,
+}
+
+impl Letters {
+    /// The letters of `name`, if it is ASCII (as every identifier is).
+    fn of(name: &str) -> Option<Letters> {
+        let mut counts = [0; 128];
+        for b in name.bytes() {
+            *counts.get_mut(usize::from(b))? += 1;
+        }
+        Some(Letters {
+            counts,
+            len: name.len(),
+        })
+    }
+
+    /// Whether `other` is surely more than `limit` edits away: each edit
+    /// (insertion, deletion, substitution, swap of neighbours) changes by
+    /// at most one the characters one name has more of than the other.
+    /// False for a name not ASCII. (The counts are taken down by
+    /// `other`'s characters and put back, in time linear in its length.)
+    fn too_far(&mut self, other: &str, limit: usize) -> bool {
+        if !other.is_ascii() {
+            return false;
+        }
+        // The characters of the name not matched by one of `other`, and
+        // those of `other` not matched by one of the name.
+        let (mut more, mut fewer) = (self.len, 0);
+        for b in other.bytes() {
+            let n = &mut self.counts[usize::from(b)];
+            if *n > 0 {
+                more -= 1;
+            } else {
+                fewer += 1;
+            }
+            *n -= 1;
+        }
+        for b in other.bytes() {
+            self.counts[usize::from(b)] += 1;
+        }
+        more.max(fewer) > limit
+    }
+}
+
+/// A search ran out of its budget of table cells.
+#[derive(Debug)]
+struct Spent;
 
 /// The rows of the edit-distance table, kept from one comparison to the
 /// next so that comparing a name with thousands allocates nothing.
@@ -1363,10 +1449,17 @@ impl EditRows {
     /// The edit distance between `a` and `b`, if it is at most `limit`:
     /// insertions, deletions, substitutions and swaps of two neighbours
     /// (`lenght` is one edit from `length`) each count one (the optimal
-    /// string alignment distance).
-    fn within(&mut self, a: &[char], b: &[char], limit: usize) -> Option<usize> {
+    /// string alignment distance). Each row computed costs `b.len() + 1`
+    /// cells of `budget`; `Err` when the next row would cost more than is left.
+    fn within(
+        &mut self,
+        a: &[char],
+        b: &[char],
+        limit: usize,
+        budget: &mut usize,
+    ) -> Result<Option<usize>, Spent> {
         if a.len().abs_diff(b.len()) > limit {
-            return None;
+            return Ok(None);
         }
         let EditRows { before, prev, cur } = self;
         before.clear();
@@ -1376,6 +1469,7 @@ impl EditRows {
         cur.clear();
         cur.resize(b.len() + 1, 0);
         for i in 1..=a.len() {
+            *budget = budget.checked_sub(b.len() + 1).ok_or(Spent)?;
             cur[0] = i;
             let mut row_min = cur[0];
             for j in 1..=b.len() {
@@ -1387,13 +1481,13 @@ impl EditRows {
                 row_min = row_min.min(cur[j]);
             }
             if row_min > limit {
-                return None;
+                return Ok(None);
             }
             std::mem::swap(before, prev);
             std::mem::swap(prev, cur);
         }
         let d = prev[b.len()];
-        (d <= limit).then_some(d)
+        Ok((d <= limit).then_some(d))
     }
 }
 
@@ -1829,6 +1923,93 @@ mod tests {
         assert_eq!(edit_distance("ab", "ba", 0), None);
         assert_eq!(edit_distance("abc", "xyz", 1), None);
         assert_eq!(edit_distance("a", "abcd", 1), None);
+    }
+
+    #[test]
+    fn letters_never_rule_out_a_close_name() {
+        let mut seed = 987u64;
+        let mut next = move |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        let alphabet = ['a', 'b', 'c', '1', '_', '\u{e9}'];
+        let (mut ruled_out, mut close) = (0, 0);
+        for _ in 0..20_000 {
+            let len = 1 + next(10) as usize;
+            let a: Vec<char> = (0..len).map(|_| alphabet[next(6) as usize]).collect();
+            // Half the time a few random edits of `a`, else another word.
+            let mut b = a.clone();
+            if next(2) == 0 {
+                for _ in 0..next(4) {
+                    let i = next(b.len() as u64 + 1) as usize;
+                    match next(3) {
+                        0 if i < b.len() => drop(b.remove(i)),
+                        1 => b.insert(i, alphabet[next(6) as usize]),
+                        _ if i + 1 < b.len() => b.swap(i, i + 1),
+                        _ => {}
+                    }
+                }
+            } else {
+                let len = 1 + next(10) as usize;
+                b = (0..len).map(|_| alphabet[next(6) as usize]).collect();
+            }
+            let (a, b): (String, String) = (a.into_iter().collect(), b.into_iter().collect());
+            let limit = a.chars().count() / 3;
+            let far = Letters::of(&a).is_some_and(|mut l| l.too_far(&b, limit));
+            let d = edit_distance(&a, &b, limit);
+            assert!(!(far && d.is_some()), "{a} and {b} are {d:?} apart");
+            ruled_out += usize::from(far);
+            close += usize::from(d.is_some());
+        }
+        assert!(
+            ruled_out > 1_000 && close > 3_000,
+            "{ruled_out} ruled out, {close} close"
+        );
+    }
+
+    /// Misspellings of long names that share a long prefix with every
+    /// global: each table costs the product of the lengths, and 200 of
+    /// them beside 200 globals of 1,000 characters took over 3 minutes
+    /// (release build). The suggestions stop when their cells are spent.
+    #[test]
+    fn suggestions_stop_when_their_cells_are_spent() {
+        let long = "a".repeat(300);
+        let mut bindings: Vec<Binding> = (0..200)
+            .map(|i| {
+                bind(
+                    &format!("{long}{i:03}"),
+                    lam(Some(&[]), Flag::Reentrant, &[], con("Unit", &[])),
+                )
+            })
+            .collect();
+        bindings.extend((0..200).map(|i| {
+            bind(
+                &format!("g{i}"),
+                lam(
+                    Some(&[]),
+                    Flag::Updatable,
+                    &[],
+                    app(&format!("{long}x{i:03}"), &[]),
+                ),
+            )
+        }));
+        bindings.push(main_unit());
+        let mut p = program(vec![("m", bindings)]);
+        let started = std::time::Instant::now();
+        let d = check_program(&mut p);
+        let elapsed = started.elapsed();
+        assert_eq!(d.len(), 200);
+        let suggested = d
+            .iter()
+            .filter(|d| d.help.as_deref().unwrap_or("").starts_with("did you mean"))
+            .count();
+        // A table is 304 rows of 304 cells; a suggestion computes 200.
+        // Without the budget, all 200 suggestions were made (in 25 s).
+        assert_eq!(suggested, MAX_SUGGEST_CELLS / (200 * 304 * 304));
+        assert_eq!(suggested, 5);
+        assert!(elapsed.as_secs() < 60, "checking took {elapsed:?}");
     }
 
     /// An index of `names`, each built with the arity paired with it.
