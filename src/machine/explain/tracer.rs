@@ -394,22 +394,20 @@ impl<'c, 's> Tracer<'c, 's> {
         };
         self.args.extend_from_slice(&new_args);
         r.args.push = new_args;
-        // rs
+        // rs (each stack compared from the top down only until its items
+        // agree, so that a step costs what it changed, not the depth)
         let code = self.code;
-        let keys: Vec<ContKey> =
-            m.rs.iter()
-                .map(|c| ContKey {
-                    case: c.case,
-                    as_height: c.as_height,
-                    cc: c.cc,
-                    saved: c.saved.len(),
-                })
-                .collect();
+        let key = |c: &reference::Cont| ContKey {
+            case: c.case,
+            as_height: c.as_height,
+            cc: c.cc,
+            saved: c.saved.len(),
+        };
         let old = &self.rs;
-        let k = Self::kept(old.len(), keys.len(), &mut |i| old[i] == keys[i]);
+        let k = Self::kept(old.len(), m.rs.len(), &mut |i| old[i] == key(&m.rs[i]));
         r.rs.pop = self.rs.len() - k;
         self.rs.truncate(k);
-        for (c, key) in m.rs[k..].iter().zip(&keys[k..]) {
+        for c in &m.rs[k..] {
             // Only what the continuation saves (rule 4): the names of the
             // case's scope in the slots of its alternatives' free variables.
             let env_len = reference::Cont::env_len(code, c.case).unwrap_or(0);
@@ -427,16 +425,19 @@ impl<'c, 's> Tracer<'c, 's> {
                 as_height: c.as_height,
                 cc: c.cc,
             });
-            self.rs.push(*key);
+            self.rs.push(key(c));
         }
         // us
-        let frames: Vec<Frame> = m.us.iter().map(|f| self.frame(f)).collect();
-        let old = &self.us;
-        let k = Self::kept(old.len(), frames.len(), &mut |i| old[i] == frames[i]);
-        r.us.pop = self.us.len() - k;
+        let old = self.us.len();
+        let k = Self::kept(old, m.us.len(), &mut |i| {
+            let f = self.frame(&m.us[i]);
+            self.us[i] == f
+        });
+        r.us.pop = old - k;
         self.us.truncate(k);
-        r.us.push = frames[k..].to_vec();
-        self.us.extend_from_slice(&frames[k..]);
+        let frames: Vec<Frame> = m.us[k..].iter().map(|f| self.frame(f)).collect();
+        self.us.extend_from_slice(&frames);
+        r.us.push = frames;
     }
 
     fn counters(&mut self, m: &View<'_>, r: &mut Record<'c>, all: bool) {
