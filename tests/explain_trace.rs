@@ -819,25 +819,25 @@ fn every_trace_validates_against_the_schema() {
     assert!(said.lines().all(|l| l.ends_with("lines valid")), "{said}");
 }
 
-/// A step's record costs what the step changed, not the depth of the
-/// stacks: the tracer rebuilt the whole of both stacks at every step to
-/// find what changed, so a trace of a 20,000-deep recursion (340,000
-/// steps) took 77 s in a release build; now under a second.
+/// A 20,000-deep recursion (340,000 steps) is traced whole. A step's
+/// record costs what the step changed, not the depth of the stacks (the
+/// tracer rebuilt both stacks at every step: 77 s in a release build, now
+/// under a second; docs/PERFORMANCE.md, "Traces, censuses and suggestions
+/// at scale"). Speed is measured there, not asserted here.
 #[test]
-fn a_deep_recursion_is_traced_in_time_linear_in_its_steps() {
+fn a_deep_recursion_is_traced_whole() {
     let dir = cli_common::scratch("explain_trace", "deep");
     let program = dir.join("deep.stg");
     std::fs::write(&program, generated_programs::deep_stacks(20_000, 1)).unwrap();
-    let started = std::time::Instant::now();
     let out = cli_common::stg_run(&[
         program.as_os_str(),
         "--trace=json".as_ref(),
         "--trace-file".as_ref(),
         dir.join("deep.jsonl").as_os_str(),
     ]);
-    let elapsed = started.elapsed();
     assert!(out.status.success(), "{}", cli_common::text(&out.stderr));
     assert_eq!(cli_common::text(&out.stdout), "20000\n");
-    assert!(elapsed.as_secs() < 30, "took {elapsed:?}");
+    let trace = std::fs::read_to_string(dir.join("deep.jsonl")).unwrap();
+    assert!(trace.lines().count() > 340_000, "one record a step");
     std::fs::remove_file(dir.join("deep.jsonl")).unwrap();
 }

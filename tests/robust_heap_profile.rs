@@ -321,17 +321,16 @@ fn a_biographical_profile_fits_under_an_address_space_limit() {
 }
 
 /// A biographical census every step of nfib (108,486 censuses of a heap
-/// of a few closures): each census's major collection made the
-/// biographies' table anew, the young generation's 6 MiB of heap words
-/// included (3 MiB zeroed and faulted in), which took over 300 s in a
-/// release build, against under a second by kind. Now the young part of
-/// the table stays and only what the collection walked is cleared: about
-/// a second, as by kind.
+/// of a few closures) runs to the end. Each census's major collection
+/// made the biographies' table anew, the young generation's 6 MiB of heap
+/// words included (3 MiB zeroed and faulted in): over 300 s in a release
+/// build, against about a second now, as by kind (docs/PERFORMANCE.md,
+/// "Traces, censuses and suggestions at scale"; speed is measured there,
+/// not asserted here).
 #[test]
-fn a_biographical_census_every_step_costs_what_the_heap_holds() {
+fn a_biographical_census_every_step_of_nfib() {
     let dir = scratch("robust_heap_profile", "biography_every_step");
     let nfib = cli_common::program("nfib.stg");
-    let started = std::time::Instant::now();
     let out = Command::new(env!("CARGO_BIN_EXE_stg-run"))
         .arg(&nfib)
         .args([
@@ -342,10 +341,8 @@ fn a_biographical_census_every_step_costs_what_the_heap_holds() {
         .current_dir(&dir)
         .output()
         .unwrap();
-    let elapsed = started.elapsed();
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "1973\n");
     let hp = read_hp(&std::fs::read_to_string(dir.join("nfib.hp")).unwrap()).unwrap();
     assert!(hp.times.len() > 100_000, "{} censuses", hp.times.len());
-    assert!(elapsed.as_secs() < 60, "took {elapsed:?}");
 }
