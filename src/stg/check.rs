@@ -1925,15 +1925,20 @@ mod tests {
         assert_eq!(edit_distance("a", "abcd", 1), None);
     }
 
-    #[test]
-    fn letters_never_rule_out_a_close_name() {
-        let mut seed = 987u64;
-        let mut next = move |n: u64| {
+    /// Pseudo-random numbers below `n`, from `seed` (a linear
+    /// congruential generator: the tests' names are the same every run).
+    fn numbers(mut seed: u64) -> impl FnMut(u64) -> u64 {
+        move |n: u64| {
             seed = seed
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             (seed >> 33) % n
-        };
+        }
+    }
+
+    #[test]
+    fn letters_never_rule_out_a_close_name() {
+        let mut next = numbers(987);
         let alphabet = ['a', 'b', 'c', '1', '_', '\u{e9}'];
         let (mut ruled_out, mut close) = (0, 0);
         for _ in 0..20_000 {
@@ -2026,13 +2031,7 @@ mod tests {
     fn closest_built_is_what_comparing_every_name_chooses() {
         // Names from a small alphabet, so that many are close and many
         // tie; a few not ASCII.
-        let mut seed = 12345u64;
-        let mut next = move |n: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % n
-        };
+        let mut next = numbers(12345);
         let alphabet = ['A', 'b', 'c', 'd', 'é', '1'];
         let word = |next: &mut dyn FnMut(u64) -> u64| -> String {
             let len = 1 + next(9) as usize;
