@@ -38,6 +38,35 @@ fn frame(profile: &Profile, id: u32) -> String {
     one_line(&qualified_name(profile, id)).replace(';', ":")
 }
 
+/// Each cost centre's frame, made the first time it is asked for and kept
+/// (an id the profile does not declare is made each time).
+struct Frames<'a> {
+    profile: &'a Profile,
+    made: Vec<Option<String>>,
+    unknown: String,
+}
+
+impl<'a> Frames<'a> {
+    fn new(profile: &'a Profile) -> Self {
+        Frames {
+            profile,
+            made: vec![None; profile.cost_centres.len() + 1],
+            unknown: String::new(),
+        }
+    }
+
+    fn get(&mut self, cc: u32) -> &str {
+        let profile = self.profile;
+        match self.made.get_mut(cc as usize) {
+            Some(made) => made.get_or_insert_with(|| frame(profile, cc)),
+            None => {
+                self.unknown = frame(profile, cc);
+                &self.unknown
+            }
+        }
+    }
+}
+
 /// Writes the folded stacks of `profile` to `out`. Each cost centre's
 /// frame is made once and the stack is held as cost-centre ids, each line
 /// written frame by frame: memory is linear in the profile, however deep
@@ -45,7 +74,7 @@ fn frame(profile: &Profile, id: u32) -> String {
 pub fn write_folded(profile: &Profile, weight: Weight, out: &mut dyn Write) -> io::Result<()> {
     let tree = Tree::new(profile);
     let mut out = io::BufWriter::new(out);
-    let mut frames: Vec<Option<String>> = vec![None; profile.cost_centres.len() + 1];
+    let mut frames = Frames::new(profile);
     let mut path: Vec<u32> = Vec::new();
     for &i in &tree.order {
         let e = &profile.entries[i];
@@ -59,13 +88,7 @@ pub fn write_folded(profile: &Profile, weight: Weight, out: &mut dyn Write) -> i
             if k > 0 {
                 out.write_all(b";")?;
             }
-            match frames.get_mut(cc as usize) {
-                Some(made) => {
-                    let name = made.get_or_insert_with(|| frame(profile, cc));
-                    out.write_all(name.as_bytes())?;
-                }
-                None => out.write_all(frame(profile, cc).as_bytes())?,
-            }
+            out.write_all(frames.get(cc).as_bytes())?;
         }
         writeln!(out, " {w}")?;
     }
@@ -89,7 +112,7 @@ pub struct FoldedSize {
 /// parent's plus one frame).
 pub fn folded_size(profile: &Profile, weight: Weight) -> FoldedSize {
     let tree = Tree::new(profile);
-    let mut frame_len: Vec<Option<u128>> = vec![None; profile.cost_centres.len() + 1];
+    let mut frames = Frames::new(profile);
     // Bytes of the stack at each depth on the current path, separators included.
     let mut path_len: Vec<u128> = Vec::new();
     let mut size = FoldedSize::default();
@@ -98,10 +121,7 @@ pub fn folded_size(profile: &Profile, weight: Weight) -> FoldedSize {
         let depth = tree.depth[i];
         path_len.truncate(depth);
         let cc = e.cost_centre;
-        let own = match frame_len.get_mut(cc as usize) {
-            Some(made) => *made.get_or_insert_with(|| frame(profile, cc).len() as u128),
-            None => frame(profile, cc).len() as u128,
-        };
+        let own = frames.get(cc).len() as u128;
         let above = path_len.last().map_or(0, |&l| l + 1);
         path_len.push(above + own);
         let w = weight_of(e, weight);
