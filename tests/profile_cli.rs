@@ -234,4 +234,20 @@ fn html_warns_when_the_heap_profile_is_of_another_program() {
          modules `MAIN`, `Prelude`, `Main`; the page shows them together all the same \
          (check that both come from one run)\n"
     );
+    // A job's name comes from the file: it is quoted escaped, and cut.
+    let job = format!("a\u{1b}[31m{}", "b".repeat(5_000));
+    std::fs::write(
+        dir.join("other.hp"),
+        SMALL_HP.replace("JOB \"Main\"", &format!("JOB \"{job}\"")),
+    )
+    .unwrap();
+    let out = run(&dir, &["html", "fib.pgcl", "--heap", "other.hp"]);
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(!stderr.contains('\u{1b}'), "{stderr}");
+    assert!(
+        stderr.contains("heap profile of `a\\u{1b}[31mbbb") && stderr.contains("bbb…`, but"),
+        "{stderr}"
+    );
 }

@@ -16,6 +16,7 @@ use stg_run::internal::profile::view::diff as view_diff;
 use stg_run::internal::profile::view::folded::{self, Weight};
 use stg_run::internal::profile::view::{callgrind, dump, heap_chart, html, report};
 use stg_run::internal::profile::view::{dot, ghc_json, speedscope};
+use stg_run::internal::profile::{MESSAGE_NAME_CHARS, excerpt};
 use stg_run::internal::profile::{Profile, format};
 use stg_run::internal::profile::{compare, merge};
 
@@ -407,16 +408,30 @@ fn heap_svg(
     Ok((heap_chart::svg_with(&hp, options), hp.job))
 }
 
+/// Modules a warning names; the others are counted.
+const MODULES_NAMED: usize = 8;
+
 /// Warns when the heap profile `hp_file` is of a program (`job`, the stem
 /// `stg-run` names it after) that has no module in the profile `p`: the
 /// page would show two different runs side by side.
 fn check_same_program(p: &Profile, file: &std::path::Path, job: &str, hp_file: &std::path::Path) {
     if !p.modules.iter().any(|m| m == job) {
-        let modules: Vec<String> = p.modules.iter().map(|m| format!("`{m}`")).collect();
+        let quoted = |name: &str| format!("`{}`", excerpt(name, MESSAGE_NAME_CHARS));
+        let modules: Vec<String> = p
+            .modules
+            .iter()
+            .take(MODULES_NAMED)
+            .map(|m| quoted(m))
+            .collect();
+        let more = match p.modules.len().saturating_sub(MODULES_NAMED) {
+            0 => String::new(),
+            n => format!(" and {n} more"),
+        };
         say(&format!(
-            "stg-prof: warning: {} is a heap profile of `{job}`, but {} profiles the modules {}; \
+            "stg-prof: warning: {} is a heap profile of {}, but {} profiles the modules {}{more}; \
              the page shows them together all the same (check that both come from one run)\n",
             shown(hp_file),
+            quoted(job),
             shown(file),
             modules.join(", ")
         ));

@@ -117,6 +117,33 @@ pub(crate) fn one_line(s: &str) -> String {
         .collect()
 }
 
+/// Characters of a name (a cost centre's, a module's, a program's) that a
+/// message quotes: names come from files, and may be of any length.
+pub const MESSAGE_NAME_CHARS: usize = 80;
+
+/// `s` as an error message quotes it: trimmed, at most `max` characters
+/// (cut with `…`), and control characters other than a tab escaped
+/// (`\u{1b}`), so that a line of any length or content (a file of one
+/// 200 MB line, terminal escape sequences) gives a message of one short
+/// line that changes nothing on the terminal. Shared by the `.hp`
+/// reader's errors and the warnings that name a cost centre or a program.
+pub fn excerpt(s: &str, max: usize) -> String {
+    let s = s.trim();
+    let long = s.chars().nth(max).is_some();
+    let mut out = String::new();
+    for c in s.chars().take(if long { max - 1 } else { max }) {
+        if c.is_control() && c != '\t' {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    if long {
+        out.push('…');
+    }
+    out
+}
+
 /// `s` as text of HTML or SVG (XML): `<`, `>`, `&` and `"` as entities,
 /// control characters (not allowed in either) as spaces, and the two
 /// noncharacters XML 1.0 forbids (U+FFFE, U+FFFF: an SVG holding one is

@@ -38,8 +38,8 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::Profile;
 use super::cost_centre::CostCentreTable;
+use super::{MESSAGE_NAME_CHARS, Profile, excerpt};
 use crate::stg::source::SourceMap;
 
 /// The first line of every side file (version 1).
@@ -251,12 +251,12 @@ pub fn parse(bytes: &[u8], profile: &Profile) -> Result<SideInfo, String> {
             .ok_or_else(|| bad("expected a space"))?;
         let name = unquote(&mut rest).map_err(|e| bad(&e))?;
         if module != profile.module_of(cc) || name != cc.name {
+            let quoted = |m: &str, n: &str| excerpt(&format!("{m}.{n}"), MESSAGE_NAME_CHARS);
             return Err(format!(
-                "cost centre {} is `{module}.{name}` there and `{}.{}` in the profile: \
-                 it is of another run",
+                "cost centre {} is `{}` there and `{}` in the profile: it is of another run",
                 i + 1,
-                profile.module_of(cc),
-                cc.name
+                quoted(&module, &name),
+                quoted(profile.module_of(cc), &cc.name)
             ));
         }
         rest = rest
@@ -402,6 +402,21 @@ mod tests {
         assert!(e.contains("cost centre 3 is `m \"q\".f` there"), "{e}");
         let r = profile(&[("MAIN", 1), ("CAF", 2)]);
         assert!(parse(text.as_bytes(), &r).unwrap_err().contains("lists 3"));
+    }
+
+    #[test]
+    fn a_mismatch_names_the_cost_centres_on_one_short_line() {
+        // Names come from files and may hold line breaks, terminal escapes
+        // and any number of characters; the message stays one short line.
+        let long = format!("f\n\u{1b}[2J{}", "x".repeat(100_000));
+        let p = profile(&[("MAIN", 1), ("CAF", 2), (&long, 2)]);
+        let q = profile(&[("MAIN", 1), ("CAF", 2), ("g", 2)]);
+        let text = SideInfo::default().to_text(&p);
+        let e = parse(text.as_bytes(), &q).unwrap_err();
+        assert!(!e.contains('\n') && !e.contains('\u{1b}'), "{e}");
+        assert!(e.contains("`m \"q\".f\\n\\u{1b}[2Jxxx"), "{e}");
+        assert!(e.contains("…` there and `m \"q\".g` in the profile"), "{e}");
+        assert!(e.chars().count() < 200, "{} characters", e.chars().count());
     }
 
     #[test]

@@ -24,7 +24,7 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use crate::profile::markup_text;
+use crate::profile::{excerpt, markup_text};
 
 /// The largest time or value read (about 2^60).
 const MAX_NUMBER: f64 = 1e18;
@@ -297,28 +297,6 @@ const QUOTED_LINE_CHARS: usize = 80;
 /// it is very long.
 fn quote(s: &str) -> String {
     excerpt(s, QUOTED_CHARS)
-}
-
-/// `s` as an error message quotes it: trimmed, at most `max` characters
-/// (cut with `…`), and control characters other than a tab escaped
-/// (`\u{1b}`), so that a line of any length or content (a file of one
-/// 200 MB line, terminal escape sequences) gives a message of one short
-/// line that changes nothing on the terminal.
-fn excerpt(s: &str, max: usize) -> String {
-    let s = s.trim();
-    let long = s.chars().nth(max).is_some();
-    let mut out = String::new();
-    for c in s.chars().take(if long { max - 1 } else { max }) {
-        if c.is_control() && c != '\t' {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    if long {
-        out.push('…');
-    }
-    out
 }
 
 /// Characters of a band's name shown in the legend.
