@@ -574,8 +574,7 @@ fn merge_checks_the_clocks_the_side_files_name() {
 
 /// The merged profile's side file is extra, as `stg-run`'s is: one that
 /// cannot be written (here its name is longer than the file system
-/// allows; `-o /dev/stdout > sum.pgcl` would put it in /dev) is warned
-/// about and the sum written without it, not refused.
+/// allows) is warned about and the sum written without it, not refused.
 #[test]
 fn merge_writes_the_sum_when_its_side_file_cannot_be() {
     let dir = cli_common::scratch("profile_diff_merge", "side_unwritable");

@@ -426,6 +426,89 @@ fn dev_stdout_as_an_output_writes_to_a_pipe() {
     assert!(!Path::new("/dev/stdout.src").exists());
 }
 
+/// A profile written through a symbolic link has its side file beside the
+/// file the link leads to, where a reader given either name finds it:
+/// `-o /dev/stdout > sum.pgcl` puts it at `sum.pgcl.src` (it went to
+/// `/dev/stdout.src`, or was refused where /dev cannot be written), and
+/// `--profile-file latest.pgcl`, a link to `runs/1.pgcl`, at
+/// `runs/1.pgcl.src`.
+#[test]
+fn a_profile_written_through_a_link_has_its_side_file_beside_the_file() {
+    if !Path::new("/dev/stdout").exists() {
+        return;
+    }
+    let dir = scratch("robust_files", "side_file_through_links");
+    let file = nfib_profile(&dir, "nfib.pgcl");
+    let side = std::fs::read(dir.join("nfib.pgcl.src")).unwrap();
+    for (tool, args) in [
+        (
+            stg_run(),
+            vec![
+                program("nfib.stg").into_os_string(),
+                "--auto-cc=top".into(),
+                "--reproducible".into(),
+                "--profile-file".into(),
+                "/dev/stdout".into(),
+            ],
+        ),
+        (
+            stg_prof(),
+            vec![
+                "merge".into(),
+                file.clone().into_os_string(),
+                file.clone().into_os_string(),
+                "-o".into(),
+                "/dev/stdout".into(),
+            ],
+        ),
+    ] {
+        let mut tool = tool;
+        let sum = dir.join("sum.pgcl");
+        let _ = std::fs::remove_file(dir.join("sum.pgcl.src"));
+        let child = tool
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(std::fs::File::create(&sum).unwrap())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let out = finish(child);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            !text(&out.stderr).contains("warning"),
+            "{}",
+            text(&out.stderr)
+        );
+        assert!(!Path::new("/dev/stdout.src").exists());
+        assert_eq!(
+            std::fs::read(dir.join("sum.pgcl.src")).unwrap(),
+            side,
+            "{args:?}"
+        );
+    }
+    std::fs::create_dir_all(dir.join("runs")).unwrap();
+    let link = dir.join("latest.pgcl");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink("runs/1.pgcl", &link).unwrap();
+    nfib_profile(&dir, "latest.pgcl");
+    assert!(link.is_symlink());
+    assert_eq!(std::fs::read(dir.join("runs/1.pgcl.src")).unwrap(), side);
+    assert!(!dir.join("latest.pgcl.src").exists());
+    // Read by the link's name, the report has the side file's locations.
+    let report = run(stg_prof().arg("report").arg(&link));
+    assert!(report.status.success(), "{}", text(&report.stderr));
+    assert!(
+        text(&report.stdout).contains("nfib.stg:"),
+        "{}",
+        text(&report.stdout)
+    );
+}
+
 // ----- outputs checked before the run -------------------------------------
 
 /// Runs nfib with `args` in `dir`; it must be refused before the run

@@ -539,13 +539,16 @@ fn merge_command(files: &[PathBuf], output: &Path, limit: u64) -> Result<(), Str
         .map_err(|e| format!("stg-prof: merge: {e}"))?;
     // Its side file goes beside it, unless it is a device (`/dev/null`).
     // The side file is extra, as for `stg-run`: one that cannot be written
-    // (`-o /dev/stdout > sum.pgcl` puts it in /dev) is warned about and
-    // the sum written without it.
+    // (a name one byte too long, a folder that cannot be written) is
+    // warned about and the sum written without it.
     let mut beside = match std::fs::metadata(output) {
         Ok(m) => m.is_file(),
         Err(e) => e.kind() == std::io::ErrorKind::NotFound,
     };
-    if beside && let Err(e) = plan.add("its side file", &side_file::path_for(output)) {
+    // Named now, before the sum replaces the file: `/dev/stdout` leads to
+    // `sum.pgcl` now, and to `sum.pgcl (deleted)` after.
+    let side_path = side_file::path_for(output);
+    if beside && let Err(e) = plan.add("its side file", &side_path) {
         say(&format!(
             "stg-prof: merge: warning: {e}; the merged profile is written without it \
              (its reports will show no source locations)\n"
@@ -582,7 +585,6 @@ fn merge_command(files: &[PathBuf], output: &Path, limit: u64) -> Result<(), Str
     let (_, _, first_side) = &loaded[0];
     format::write_file_atomic(output, &sum)
         .map_err(|e| format!("stg-prof: merge: cannot write {}: {e}", output.display()))?;
-    let side_path = side_file::path_for(output);
     if beside && *first_side == SideInfo::default() {
         // No side file: none of an older profile of that name either.
         let _ = std::fs::remove_file(&side_path);

@@ -162,9 +162,19 @@ pub fn locations(table: &CostCentreTable, sources: &SourceMap) -> Vec<Option<Src
 }
 
 /// The side file of the profile at `profile_path`: the same name with
-/// `.src` added (`nfib.pgcl` → `nfib.pgcl.src`).
+/// `.src` added (`nfib.pgcl` → `nfib.pgcl.src`), beside the file the
+/// profile is in once symbolic links are followed. A profile written
+/// through a link (`-o /dev/stdout > sum.pgcl`, or `latest.pgcl` linked to
+/// `runs/1.pgcl`) has its side file beside the file itself (`sum.pgcl.src`,
+/// `runs/1.pgcl.src`), where readers look for it by whichever name they
+/// are given, and never in `/dev`.
 pub fn path_for(profile_path: &Path) -> PathBuf {
-    let mut name = profile_path.as_os_str().to_owned();
+    let resolved = crate::files::follow_links(profile_path);
+    let mut name = resolved
+        .as_deref()
+        .unwrap_or(profile_path)
+        .as_os_str()
+        .to_owned();
     name.push(".src");
     PathBuf::from(name)
 }
