@@ -524,6 +524,7 @@ fn limit_messages_suggest_a_larger_limit() {
             limit_bytes,
             live_bytes: limit_bytes / 3,
             default_of: None,
+            reserved_less: false,
         }
         .to_string()
     };

@@ -493,3 +493,123 @@ fn stg_prof_out_of_memory_is_a_message_not_an_abort() {
         .collect();
     assert!(left.is_empty(), "merge left {left:?}");
 }
+
+/// `sum` builds a list of 300,000 cells that stays live for `length`:
+/// about 17 MB of heap, whose biographies' table (4 bytes a heap word in
+/// use) grows with it.
+const LIVE_LIST: &str = "\
+one = {} \\r {} -> I# {1#}
+limit = {} \\r {} -> I# {300000#}
+main = {} \\u {} ->
+  let xs = {} \\u {} -> enumFromTo {one, limit}
+  in let s = {xs} \\u {} -> sum {xs}
+         n = {xs} \\u {} -> length {xs}
+     in divInt {s, n}
+";
+
+/// A biographical heap profile under address-space limits from 64 MiB
+/// up, in steps of 8 MiB: wherever the system refuses memory (the heap's
+/// reservation, which is then smaller; the stacks; the biographies' table
+/// as it grows, or as a major collection moves it) the run ends with a
+/// message and a status, never an abort. A major collection's move of
+/// the table (`Vec::split_off`) aborted the process (SIGABRT) under some
+/// of these limits; a refused table is now given up, the censuses so far
+/// kept (status 1, the message says so). The scan stops after three runs
+/// in a row that end well, and must have seen the table given up.
+#[test]
+fn biographies_under_address_space_limits_never_abort() {
+    let dir = scratch("robust_memory", "biography_limits");
+    let prog = write(&dir, "live.stg", LIVE_LIST);
+    let args = [
+        prog.to_str().unwrap(),
+        "--max-heap",
+        "64M",
+        "--heap-profile=biography",
+        "--heap-interval=1000000",
+    ];
+    let (mut seen, mut gave_up, mut fine_in_a_row) = (vec![], 0, 0);
+    let mut limit: u64 = 64 << 20;
+    while fine_in_a_row < 3 {
+        assert!(limit <= 2 << 30, "no run ended well under 2 GiB: {seen:?}");
+        let mut command = Command::new(stg_run());
+        command.args(args).current_dir(&dir);
+        let f = match run_command(cli_common::limit_address_space(&mut command, limit)) {
+            Ok(f) => f,
+            Err(why) => {
+                eprintln!("skipped: cannot limit the address space: {why}");
+                return;
+            }
+        };
+        let mib = limit >> 20;
+        assert_eq!(
+            f.signal, None,
+            "{mib} MiB: killed by a signal: {}",
+            f.stderr
+        );
+        let table = f
+            .stderr
+            .contains("the biographical profile's table beside the heap");
+        match f.code {
+            Some(0) => assert!(f.stderr.is_empty(), "{mib} MiB: {}", f.stderr),
+            Some(1) => assert!(
+                table,
+                "{mib} MiB: status 1 is the table given up: {}",
+                f.stderr
+            ),
+            Some(3) => assert!(
+                f.stderr.starts_with("stg-run: runtime error: "),
+                "{mib} MiB: {}",
+                f.stderr
+            ),
+            other => panic!("{mib} MiB: status {other:?}: {}", f.stderr),
+        }
+        assert!(
+            !f.stderr.contains("memory allocation of"),
+            "{mib} MiB: {}",
+            f.stderr
+        );
+        if table {
+            gave_up += 1;
+            assert!(
+                f.stderr.contains("ulimit -v") && dir.join("live.hp").exists(),
+                "{mib} MiB: the message says what to do, and the censuses so far are written: {}",
+                f.stderr
+            );
+        }
+        fine_in_a_row = if f.code == Some(0) {
+            fine_in_a_row + 1
+        } else {
+            0
+        };
+        seen.push((mib, f.code));
+        limit += 8 << 20;
+    }
+    assert!(gave_up > 0, "no limit made the table give up: {seen:?}");
+}
+
+/// A heap that the system would not reserve at its `--max-heap` is
+/// smaller, and when a program needs more, the error says that a larger
+/// `--max-heap` would not help: the address space would.
+#[test]
+fn a_heap_the_system_would_not_reserve_says_what_would_help() {
+    let dir = scratch("robust_memory", "heap_reserved_less");
+    let prog = write(&dir, "live.stg", LIVE_LIST);
+    let f = match run_address_limited(100 << 20, &[prog.to_str().unwrap(), "--max-heap", "1G"]) {
+        Ok(f) => f,
+        Err(why) => {
+            eprintln!("skipped: {why}");
+            return;
+        }
+    };
+    assert_eq!((f.code, f.signal), (Some(3), None), "{}", f.stderr);
+    assert!(
+        f.stderr.contains("heap exhausted")
+            && f.stderr
+                .contains("under the 1073741824 bytes --max-heap asked for")
+            && f.stderr
+                .contains("give the process more address space (ulimit -v)")
+            && !f.stderr.contains("raise it with --max-heap"),
+        "{}",
+        f.stderr
+    );
+}

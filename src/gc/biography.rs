@@ -234,18 +234,27 @@ impl Biographies {
         let young_end = self.young_end;
         // The old generation's entries before the collection, by address
         // less `from_base`; the table keeps the young generation's.
+        // Moved out with a reservation that fails rather than aborts; when
+        // it fails (`None`), they are read where they are, and the table
+        // is given up.
         let from_base = self.old_base;
-        let old = if self.entries.len() > young_end {
-            self.entries.split_off(young_end)
-        } else {
-            Vec::new()
-        };
+        let mut old = Some(Vec::new());
+        if let Some(part) = self.entries.get(young_end..) {
+            let moved = old.as_mut().expect("made above");
+            if moved.try_reserve_exact(part.len()).is_ok() {
+                moved.extend_from_slice(part);
+                self.entries.truncate(young_end);
+            } else {
+                old = None;
+            }
+        }
         let old_len = old_end - old_base;
         let len = young_end + old_len;
-        let given = self
-            .entries
-            .try_reserve_exact(len - self.entries.len())
-            .is_ok();
+        let given = old.is_some()
+            && self
+                .entries
+                .try_reserve_exact(len - self.entries.len())
+                .is_ok();
         if given {
             self.entries.resize(len, 0);
         }
@@ -260,7 +269,10 @@ impl Biographies {
                 let e = if a < young_end {
                     self.entries.get(a).copied()
                 } else {
-                    a.checked_sub(from_base).and_then(|o| old.get(o).copied())
+                    a.checked_sub(from_base).and_then(|o| match &old {
+                        Some(old) => old.get(o).copied(),
+                        None => self.entries.get(young_end + o).copied(),
+                    })
                 }
                 .unwrap_or(0);
                 if tag == Tag::Forward && given {

@@ -68,8 +68,9 @@ impl Available {
     }
 }
 
-/// A limit in force: the bytes, and where a default came from (`None`
-/// when the flag gave it).
+/// A limit in force: the bytes, and where they came from when no flag
+/// gave them as they are (`None`: the flag gave them), as errors say it
+/// after the limit ("the default: 60% of ...").
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limit {
     pub bytes: u64,
@@ -87,7 +88,7 @@ impl Limit {
                 let a = available();
                 Limit {
                     bytes: a.bytes / 100 * percent,
-                    default_of: Some(format!("{percent}% of {}", a.describe())),
+                    default_of: Some(format!("the default: {percent}% of {}", a.describe())),
                 }
             }
         }
@@ -113,14 +114,14 @@ pub fn stack_limit(flag: Option<u64>) -> Limit {
                 Limit {
                     bytes: share,
                     default_of: Some(format!(
-                        "a quarter of the {left} bytes of address space left under the process's limit (ulimit -v)"
+                        "the default: a quarter of the {left} bytes of address space left under the process's limit (ulimit -v)"
                     )),
                 }
             } else {
                 Limit {
                     bytes: MIN_DEFAULT_STACK_BYTES.min(limit.bytes),
                     default_of: Some(format!(
-                        "the least default, though only {left} bytes of address space are left under the process's limit (ulimit -v)"
+                        "the default: the least default, though only {left} bytes of address space are left under the process's limit (ulimit -v)"
                     )),
                 }
             }
@@ -555,7 +556,7 @@ mod tests {
         let a = available();
         assert_eq!(h.bytes, a.bytes / 100 * HEAP_SHARE_PERCENT);
         assert_eq!(s.bytes, a.bytes / 100 * STACK_SHARE_PERCENT);
-        assert!(h.default_of.unwrap().starts_with("60% of "));
+        assert!(h.default_of.unwrap().starts_with("the default: 60% of "));
         assert_eq!(heap_limit(Some(5)).default_of, None);
     }
 }

@@ -513,6 +513,10 @@ pub struct Heap {
     limit_bytes: u64,
     /// Where a default limit came from, for messages (`None`: a flag).
     default_of: Option<String>,
+    /// The system would not reserve the address space the limit asked
+    /// for, so the limit is less (for messages: a larger `--max-heap`
+    /// would not help).
+    reserved_less: bool,
     pub stats: HeapStats,
     /// The closures' biographies, kept only for
     /// `--heap-profile=biography` (see [`biography`]).
@@ -579,7 +583,9 @@ impl Heap {
             // byte of its first (`collect::copy_bits`).
             if let (Some(mem), Some(bits)) = (Region::new(total), Region::new(total / 64 + 1)) {
                 let sizes = (nursery, survivor, old_size);
-                return Heap::in_regions(mem, bits, sizes, bytes, default_of);
+                let mut heap = Heap::in_regions(mem, bits, sizes, bytes, default_of);
+                heap.reserved_less = bytes < limit.bytes;
+                return heap;
             }
             // The system would not reserve that much address space (a limit
             // beyond it, or strict overcommit): the largest it will. (If it
@@ -588,12 +594,22 @@ impl Heap {
             bytes /= 2;
             if bytes == 0 {
                 let (mem, bits) = (Region::empty(), Region::empty());
-                return Heap::in_regions(mem, bits, (0, 0, 0), 0, default_of);
+                let mut heap = Heap::in_regions(mem, bits, (0, 0, 0), 0, default_of);
+                heap.reserved_less = true;
+                return heap;
             }
-            default_of = Some(format!(
-                "the most address space the system would reserve, under the {} bytes asked for",
-                limit.bytes
-            ));
+            default_of = Some(match &limit.default_of {
+                Some(_) => format!(
+                    "the default: the most address space the system would reserve, under \
+                     the {} bytes asked for",
+                    limit.bytes
+                ),
+                None => format!(
+                    "the most address space the system would reserve, under the {} bytes \
+                     --max-heap asked for",
+                    limit.bytes
+                ),
+            });
         }
     }
 
@@ -662,6 +678,7 @@ impl Heap {
             keeps_updatees,
             limit_bytes,
             default_of,
+            reserved_less: false,
             stats: HeapStats::default(),
             biographies: None,
         };
@@ -799,6 +816,12 @@ impl Heap {
     /// Where the limit came from when no flag gave it, for messages.
     pub fn limit_default_of(&self) -> Option<&str> {
         self.default_of.as_deref()
+    }
+
+    /// Is the limit less than was asked for, as the system would not
+    /// reserve that much address space?
+    pub fn reserved_less(&self) -> bool {
+        self.reserved_less
     }
 
     /// Is the allocation pointer in the old generation (a large request)?

@@ -123,6 +123,7 @@ pub(crate) fn heap_limit(heap: &Heap, e: Option<HeapExhausted>) -> ErrorKind {
         limit_bytes,
         live_bytes,
         default_of: heap.limit_default_of().map(str::to_string),
+        reserved_less: heap.reserved_less(),
     }
 }
 

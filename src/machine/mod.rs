@@ -340,12 +340,16 @@ pub enum ErrorKind {
     HeapLimit {
         limit_bytes: u64,
         live_bytes: u64,
-        /// Where a default limit came from (`None`: `--max-heap` gave it).
+        /// Where the limit came from (`None`: `--max-heap` gave it as it
+        /// is; [`crate::gc::memory_limit::Limit`]).
         default_of: Option<String>,
+        /// The system would not reserve the address space asked for, so
+        /// the limit is less: a larger `--max-heap` would not help.
+        reserved_less: bool,
     },
     StackLimit {
         limit_bytes: u64,
-        /// Where a default limit came from (`None`: `--max-stack` gave it).
+        /// Where the limit came from (`None`: `--max-stack` gave it).
         default_of: Option<String>,
     },
     /// The stacks passed `room_bytes` (as `--max-stack` counts them),
@@ -489,11 +493,24 @@ impl fmt::Display for ErrorKind {
                 limit_bytes,
                 live_bytes,
                 default_of,
+                reserved_less: false,
             } => write!(
                 f,
                 "heap exhausted: {live_bytes} bytes live, limit {limit_bytes} bytes{}; raise it with --max-heap{}",
                 default_note(default_of),
                 example("--max-heap", limit_bytes.saturating_mul(2))
+            ),
+            ErrorKind::HeapLimit {
+                limit_bytes,
+                live_bytes,
+                default_of,
+                reserved_less: true,
+            } => write!(
+                f,
+                "heap exhausted: {live_bytes} bytes live, limit {limit_bytes} bytes{}; give the \
+                 process more address space (ulimit -v) or memory: a larger --max-heap would \
+                 not be reserved either",
+                default_note(default_of),
             ),
             ErrorKind::StackLimit {
                 limit_bytes,
@@ -605,10 +622,10 @@ fn example(flag: &str, bytes: u64) -> String {
     }
 }
 
-/// ` (the default: 60% of ...)` for a limit no flag gave.
+/// ` (the default: 60% of ...)` for a limit no flag gave as it is.
 fn default_note(default_of: &Option<String>) -> String {
     match default_of {
-        Some(of) => format!(" (the default: {of})"),
+        Some(of) => format!(" ({of})"),
         None => String::new(),
     }
 }
