@@ -122,7 +122,7 @@ pub(crate) fn heap_limit(heap: &Heap, e: Option<HeapExhausted>) -> ErrorKind {
     ErrorKind::HeapLimit {
         limit_bytes,
         live_bytes,
-        default_of: heap.limit_default_of().map(str::to_string),
+        default_of: heap.limit_default_of().map(Box::from),
         reserved_less: heap.reserved_less(),
     }
 }

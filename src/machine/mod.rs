@@ -341,8 +341,9 @@ pub enum ErrorKind {
         limit_bytes: u64,
         live_bytes: u64,
         /// Where the limit came from (`None`: `--max-heap` gave it as it
-        /// is; [`crate::gc::memory_limit::Limit`]).
-        default_of: Option<String>,
+        /// is; [`crate::gc::memory_limit::Limit`]). Boxed, to leave room
+        /// for `reserved_less` in the error's size.
+        default_of: Option<Box<str>>,
         /// The system would not reserve the address space asked for, so
         /// the limit is less: a larger `--max-heap` would not help.
         reserved_less: bool,
@@ -497,7 +498,7 @@ impl fmt::Display for ErrorKind {
             } => write!(
                 f,
                 "heap exhausted: {live_bytes} bytes live, limit {limit_bytes} bytes{}; raise it with --max-heap{}",
-                default_note(default_of),
+                default_note(default_of.as_deref()),
                 example("--max-heap", limit_bytes.saturating_mul(2))
             ),
             ErrorKind::HeapLimit {
@@ -510,7 +511,7 @@ impl fmt::Display for ErrorKind {
                 "heap exhausted: {live_bytes} bytes live, limit {limit_bytes} bytes{}; give the \
                  process more address space (ulimit -v) or memory: a larger --max-heap would \
                  not be reserved either",
-                default_note(default_of),
+                default_note(default_of.as_deref()),
             ),
             ErrorKind::StackLimit {
                 limit_bytes,
@@ -519,7 +520,7 @@ impl fmt::Display for ErrorKind {
                 write!(
                     f,
                     "stack overflow: the stacks passed {limit_bytes} bytes{}; raise the limit with --max-stack{}",
-                    default_note(default_of),
+                    default_note(default_of.as_deref()),
                     example("--max-stack", limit_bytes.saturating_mul(2))
                 )
             }
@@ -623,7 +624,7 @@ fn example(flag: &str, bytes: u64) -> String {
 }
 
 /// ` (the default: 60% of ...)` for a limit no flag gave as it is.
-fn default_note(default_of: &Option<String>) -> String {
+fn default_note(default_of: Option<&str>) -> String {
     match default_of {
         Some(of) => format!(" ({of})"),
         None => String::new(),
