@@ -219,6 +219,26 @@ fn trace_format_without_equals_says_how_to_write_it() {
 }
 
 #[test]
+fn explain_page_without_equals_says_how_to_write_it() {
+    let nfib = Path::new(env!("CARGO_MANIFEST_DIR")).join("programs/nfib.stg");
+    let dir = scratch("cli_newcomer", "explain_page");
+    let out = Command::new(env!("CARGO_BIN_EXE_stg-run"))
+        .arg(&nfib)
+        .args(["--explain", "page.html"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with("stg-run: cannot read page.html: ")
+            && err.contains("; to name the explorer page write --explain=page.html"),
+        "{err}"
+    );
+    assert!(!dir.join("page.html").exists() && !dir.join("nfib.html").exists());
+}
+
+#[test]
 fn a_heap_profile_given_to_report_is_sent_to_heap() {
     let dir = scratch("cli_newcomer", "hp_to_report");
     let hp = dir.join("x.hp");

@@ -73,10 +73,24 @@ fn profile_file_on_a_full_device_is_an_error() {
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert!(
-        err.contains("cannot write the profile to /dev/full") && err.contains("No space left"),
+        err.contains("cannot write the profile to /dev/full")
+            && err.contains("No space left")
+            && err.contains(
+                "free some space on that disk, or write it elsewhere: another --profile-file"
+            ),
         "{err}"
     );
     assert!(is_device(full), "/dev/full is still a device");
+    // A trace that cannot be written stops the run, and the message names
+    // the file.
+    let out = stg_run(&[program("nfib").as_str(), "--trace-file", "/dev/full"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "stg-run: cannot write the trace to /dev/full: No space left on device (os error 28); \
+         the run stopped there, and the file ends where the trace was cut off; free some \
+         space on that disk, or write it elsewhere: another --trace-file\n"
+    );
     // After a runtime error the run's status stays: 3, with both messages.
     let out = stg_run(&[program("no_match").as_str(), "--profile-file", "/dev/full"]);
     assert_eq!(out.status.code(), Some(3));
@@ -123,7 +137,8 @@ fn output_on_a_full_device_is_one_write_error() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert_eq!(
         err,
-        "stg-run: cannot write the output: No space left on device (os error 28)\n"
+        "stg-run: cannot write the output: No space left on device (os error 28); free some \
+         space on the disk it goes to\n"
     );
     assert!(total_ticks(&prof) > 0);
 }

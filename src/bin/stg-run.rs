@@ -452,11 +452,18 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
     for path in &cli.files {
         let bytes = files::read_input(path, cli.max_input_size).map_err(|e| {
             // `--trace json` reads `json` as a file: the format needs `=`.
+            // `--explain page.html` reads `page.html` as a program: so does
+            // the page's name.
             let format = path.to_str().filter(|p| matches!(*p, "text" | "json"));
+            let page = path.extension().is_some_and(|x| x == "html");
             match format {
                 Some(format) if cli.trace.is_some() && !path.exists() => {
                     format!("{e}; to choose the trace's format write --trace={format}")
                 }
+                _ if page && cli.explain == Some(None) && !path.exists() => format!(
+                    "{e}; to name the explorer page write --explain={}",
+                    path.display()
+                ),
                 _ => e.to_string(),
             }
         })?;
@@ -857,11 +864,21 @@ fn write_results(
     if let Some((stream, kind, message)) = write_failed
         && kind != io::ErrorKind::BrokenPipe
     {
-        let what = match stream {
-            machine::OutputStream::Result => "the output",
-            machine::OutputStream::Trace => "the trace",
+        let line = match (stream, &outputs.trace) {
+            (machine::OutputStream::Result, _) => {
+                format!("cannot write the output: {message}{}", disk_full(kind, ""))
+            }
+            (machine::OutputStream::Trace, None) => {
+                format!("cannot write the trace: {message}{}", disk_full(kind, ""))
+            }
+            (machine::OutputStream::Trace, Some(path)) => format!(
+                "cannot write the trace to {}: {message}; the run stopped there, and the file \
+                 ends where the trace was cut off{}",
+                path.display(),
+                disk_full(kind, "another --trace-file")
+            ),
         };
-        say(&format!("stg-run: cannot write {what}: {message}\n"));
+        say(&format!("stg-run: {line}\n"));
         status = io_status;
     }
     if cli.stats {
@@ -876,8 +893,9 @@ fn write_results(
         Some(ProfileTo::File(path)) => {
             if let Err(e) = format::write_file_atomic(path, &result.profile) {
                 say(&format!(
-                    "stg-run: cannot write the profile to {}: {e}\n",
-                    path.display()
+                    "stg-run: cannot write the profile to {}: {e}{}\n",
+                    path.display(),
+                    disk_full(e.kind(), "another --profile-file")
                 ));
                 status = io_status;
             } else if let Some(side_path) = &outputs.side_file
@@ -921,6 +939,23 @@ fn write_results(
         }
     }
     status
+}
+
+/// What to do when a write failed because the disk is full (`kind`):
+/// free space, or write `elsewhere` (a flag, a folder; nothing for
+/// standard output and error). Empty for any other failure.
+fn disk_full(kind: io::ErrorKind, elsewhere: &str) -> String {
+    if !matches!(
+        kind,
+        io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded
+    ) {
+        return String::new();
+    }
+    if elsewhere.is_empty() {
+        "; free some space on the disk it goes to".to_string()
+    } else {
+        format!("; free some space on that disk, or write it elsewhere: {elsewhere}")
+    }
 }
 
 /// What `--explain` asks for.
@@ -969,8 +1004,9 @@ fn explain_settings(cli: &Cli) -> Result<Option<Explain>, String> {
 fn write_page(e: &Explain, page: &str, result: &machine::RunResult) -> bool {
     if let Err(err) = files::write_atomic(&e.path, page.as_bytes()) {
         say(&format!(
-            "stg-run: cannot write the explorer page to {}: {err}\n",
-            e.path.display()
+            "stg-run: cannot write the explorer page to {}: {err}{}\n",
+            e.path.display(),
+            disk_full(err.kind(), "another --explain=FILE.html")
         ));
         return false;
     }
@@ -1036,8 +1072,15 @@ impl HeapFiles {
     /// (`failed`): then the temporaries are removed and nothing is left
     /// under the final names.
     fn finish(self, failed: Option<&io::Error>) -> Result<(), String> {
-        let cannot = |path: &Path, e: &dyn std::fmt::Display| {
-            format!("cannot write the heap profile to {}: {e}", path.display())
+        let cannot = |path: &Path, e: &io::Error| {
+            format!(
+                "cannot write the heap profile to {}: {e}{}",
+                path.display(),
+                disk_full(
+                    e.kind(),
+                    "another folder (the heap profile goes to the current one)"
+                )
+            )
         };
         if let Some(e) = failed {
             return Err(cannot(&self.hp.0, e));
