@@ -485,6 +485,7 @@ fn a_heap_limit_too_small_for_the_globals_says_so_in_both_engines() {
             needed_bytes,
             limit_bytes: 2048,
             live_capacity_bytes,
+            reserved_less: false,
         } = e.kind
         else {
             panic!("{engine:?}: {e}");
@@ -548,7 +549,25 @@ fn limit_messages_suggest_a_larger_limit() {
         needed_bytes: 120_000,
         limit_bytes: 65536,
         live_capacity_bytes: 20_000,
+        reserved_less: false,
     }
     .to_string();
     assert!(globals.contains("(e.g. --max-heap=469K)"), "{globals}");
+    // A heap the system would not reserve in full: more address space
+    // helps, a larger --max-heap would not.
+    let reserved_less = ErrorKind::GlobalsDoNotFit {
+        globals: 65,
+        needed_bytes: 1560,
+        limit_bytes: 0,
+        live_capacity_bytes: 0,
+        reserved_less: true,
+    }
+    .to_string();
+    assert!(
+        reserved_less.ends_with(
+            "the system would not reserve more address space for the heap: give the process \
+             more (ulimit -v) or memory"
+        ) && !reserved_less.contains("--max-heap"),
+        "{reserved_less}"
+    );
 }

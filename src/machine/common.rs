@@ -32,6 +32,7 @@ pub(crate) fn alloc_globals(
         needed_bytes: (n * closure_words(0) * 8) as u64,
         limit_bytes: heap.max_bytes(),
         live_capacity_bytes: heap.live_capacity_bytes(),
+        reserved_less: heap.reserved_less(),
     };
     if heap.reserve(n * closure_words(0), false, roots).is_err() {
         return Err(does_not_fit(heap));

@@ -370,6 +370,9 @@ pub enum ErrorKind {
         /// space: the rest is the nursery, the copy reserve and the
         /// pointer bitmap).
         live_capacity_bytes: u64,
+        /// The system would not reserve the address space asked for (as
+        /// in `HeapLimit`).
+        reserved_less: bool,
     },
     /// Writing the result or the trace failed (the program itself is fine).
     Output {
@@ -536,18 +539,32 @@ impl fmt::Display for ErrorKind {
                 needed_bytes,
                 limit_bytes,
                 live_capacity_bytes,
-            } => write!(
-                f,
-                "the program's {globals} top-level closures (Prelude included, made before the first step) take {needed_bytes} bytes, more than the {live_capacity_bytes} bytes of live data a heap limit of {limit_bytes} bytes holds (the rest is the nursery, the collector's copy reserve and its pointer bitmap); raise it with --max-heap{}",
-                // A small heap holds live data of about a third of its
-                // limit: four times the globals fit.
-                example(
-                    "--max-heap",
-                    limit_bytes
-                        .saturating_mul(2)
-                        .max(needed_bytes.saturating_mul(4))
-                )
-            ),
+                reserved_less,
+            } => {
+                write!(
+                    f,
+                    "the program's {globals} top-level closures (Prelude included, made before the first step) take {needed_bytes} bytes, more than the {live_capacity_bytes} bytes of live data a heap limit of {limit_bytes} bytes holds (the rest is the nursery, the collector's copy reserve and its pointer bitmap); "
+                )?;
+                if *reserved_less {
+                    write!(
+                        f,
+                        "the system would not reserve more address space for the heap: give the process more (ulimit -v) or memory"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "raise it with --max-heap{}",
+                        // A small heap holds live data of about a third of
+                        // its limit: four times the globals fit.
+                        example(
+                            "--max-heap",
+                            limit_bytes
+                                .saturating_mul(2)
+                                .max(needed_bytes.saturating_mul(4))
+                        )
+                    )
+                }
+            }
             ErrorKind::Output {
                 stream, message, ..
             } => write!(f, "could not write the {stream}: {message}"),
