@@ -507,84 +507,91 @@ main = {} \\u {} ->
      in divInt {s, n}
 ";
 
-/// A biographical heap profile under address-space limits from 64 MiB
-/// up, in steps of 8 MiB: wherever the system refuses memory (the heap's
-/// reservation, which is then smaller; the stacks; the biographies' table
-/// as it grows, or as a major collection moves it) the run ends with a
-/// message and a status, never an abort. A major collection's move of
-/// the table (`Vec::split_off`) aborted the process (SIGABRT) under some
-/// of these limits; a refused table is now given up, the censuses so far
-/// kept (status 1, the message says so). The scan stops after three runs
-/// in a row that end well, and must have seen the table given up.
+/// Runs under address-space limits from 64 MiB up, in steps of 8 MiB, of
+/// a biographical and a retainer heap profile and of the explorer:
+/// wherever the system refuses memory (the heap's reservation, which is
+/// then smaller; the stacks; the biographies' table as it grows, or as a
+/// major collection moves it; a census's or the page's own), the run ends
+/// with a message and a status, never an abort. Before, a major
+/// collection's move of the table (`Vec::split_off`), the retainer
+/// census's work list and the explorer's records aborted the process
+/// (SIGABRT) under some of these limits. Now a refused table is given up,
+/// the censuses so far kept (status 1, the message says so), and any other
+/// refusal is one line (status 1, `cli::memory`). Each scan stops after
+/// three runs in a row that end well; the biographies' must have seen the
+/// table given up.
 #[test]
-fn biographies_under_address_space_limits_never_abort() {
-    let dir = scratch("robust_memory", "biography_limits");
+fn runs_under_address_space_limits_never_abort() {
+    let dir = scratch("robust_memory", "address_space_scan");
     let prog = write(&dir, "live.stg", LIVE_LIST);
-    let args = [
-        prog.to_str().unwrap(),
-        "--max-heap",
-        "64M",
-        "--heap-profile=biography",
-        "--heap-interval=1000000",
+    let prog = prog.to_str().unwrap();
+    let scans: [&[&str]; 3] = [
+        &["--heap-profile=biography", "--heap-interval=1000000"],
+        &["--heap-profile=retainer", "--heap-interval=1000000"],
+        &["--explain=live.html", "--max-steps=200000"],
     ];
-    let (mut seen, mut gave_up, mut fine_in_a_row) = (vec![], 0, 0);
-    let mut limit: u64 = 64 << 20;
-    while fine_in_a_row < 3 {
-        assert!(limit <= 2 << 30, "no run ended well under 2 GiB: {seen:?}");
-        let mut command = Command::new(stg_run());
-        command.args(args).current_dir(&dir);
-        let f = match run_command(cli_common::limit_address_space(&mut command, limit)) {
-            Ok(f) => f,
-            Err(why) => {
-                eprintln!("skipped: cannot limit the address space: {why}");
-                return;
-            }
-        };
-        let mib = limit >> 20;
-        assert_eq!(
-            f.signal, None,
-            "{mib} MiB: killed by a signal: {}",
-            f.stderr
-        );
-        let table = f
-            .stderr
-            .contains("the biographical profile's table beside the heap");
-        match f.code {
-            Some(0) => assert!(f.stderr.is_empty(), "{mib} MiB: {}", f.stderr),
-            Some(1) => assert!(
-                table,
-                "{mib} MiB: status 1 is the table given up: {}",
-                f.stderr
-            ),
-            Some(3) => assert!(
-                f.stderr.starts_with("stg-run: runtime error: "),
-                "{mib} MiB: {}",
-                f.stderr
-            ),
-            other => panic!("{mib} MiB: status {other:?}: {}", f.stderr),
-        }
-        assert!(
-            !f.stderr.contains("memory allocation of"),
-            "{mib} MiB: {}",
-            f.stderr
-        );
-        if table {
-            gave_up += 1;
+    for flags in scans {
+        let (mut seen, mut gave_up, mut fine_in_a_row) = (vec![], 0, 0);
+        let mut limit: u64 = 64 << 20;
+        while fine_in_a_row < 3 {
             assert!(
-                f.stderr.contains("ulimit -v") && dir.join("live.hp").exists(),
-                "{mib} MiB: the message says what to do, and the censuses so far are written: {}",
-                f.stderr
+                limit <= 2 << 30,
+                "{flags:?}: no run ended well under 2 GiB: {seen:?}"
             );
+            let mut command = Command::new(stg_run());
+            command
+                .args([prog, "--max-heap", "64M"])
+                .args(flags)
+                .current_dir(&dir);
+            let f = match run_command(cli_common::limit_address_space(&mut command, limit)) {
+                Ok(f) => f,
+                Err(why) => {
+                    eprintln!("skipped: cannot limit the address space: {why}");
+                    return;
+                }
+            };
+            let at = format!("{flags:?} at {} MiB", limit >> 20);
+            assert_eq!(f.signal, None, "{at}: killed by a signal: {}", f.stderr);
+            let table = f
+                .stderr
+                .contains("the biographical profile's table beside the heap");
+            let refused = f
+                .stderr
+                .starts_with("stg-run: out of memory: could not allocate ")
+                && f.stderr.lines().count() == 1
+                && f.stderr.contains("without its profile");
+            let explained = f
+                .stderr
+                .contains("stg-run: the explorer page live.html shows");
+            match f.code {
+                Some(0) => assert!(f.stderr.is_empty() || explained, "{at}: {}", f.stderr),
+                Some(1) => assert!(table || refused, "{at}: {}", f.stderr),
+                Some(3) => assert!(
+                    f.stderr.starts_with("stg-run: runtime error: "),
+                    "{at}: {}",
+                    f.stderr
+                ),
+                other => panic!("{at}: status {other:?}: {}", f.stderr),
+            }
+            if table {
+                gave_up += 1;
+                assert!(
+                    f.stderr.contains("ulimit -v") && dir.join("live.hp").exists(),
+                    "{at}: the message says what to do, and the censuses so far are written: {}",
+                    f.stderr
+                );
+            }
+            // The explorer's run stops at --max-steps: status 3, with the page.
+            let fine = f.code == Some(0) || (explained && f.code == Some(3));
+            fine_in_a_row = if fine { fine_in_a_row + 1 } else { 0 };
+            seen.push((limit >> 20, f.code));
+            limit += 8 << 20;
         }
-        fine_in_a_row = if f.code == Some(0) {
-            fine_in_a_row + 1
-        } else {
-            0
-        };
-        seen.push((mib, f.code));
-        limit += 8 << 20;
+        if flags[0] == "--heap-profile=biography" {
+            assert!(gave_up > 0, "no limit made the table give up: {seen:?}");
+        }
+        eprintln!("{flags:?}: {seen:?}");
     }
-    assert!(gave_up > 0, "no limit made the table give up: {seen:?}");
 }
 
 /// A heap that the system would not reserve at its `--max-heap` is

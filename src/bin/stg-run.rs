@@ -12,6 +12,7 @@ use std::cell::RefCell;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use stg_run::internal::cli::memory::ExitOnRefusal;
 use stg_run::internal::cli::signals::{self, INTERRUPTED};
 use stg_run::internal::cli::stdio::{self, say};
 use stg_run::internal::cli::{parse_size, parse_u64};
@@ -349,6 +350,17 @@ fn parse_steps(text: &str) -> Result<u64, String> {
 /// parser accepts is loaded, printed and dropped in 8 MiB
 /// (`tests/check_scale.rs`).
 const WORKER_STACK_BYTES: [usize; 4] = [1 << 30, 256 << 20, 64 << 20, 16 << 20];
+
+/// A refused allocation outside the heap and the stacks (which the machine
+/// reserves fallibly, stopping at a limit with the profile) is a message
+/// and status 1, not an abort (`cli::memory`).
+#[global_allocator]
+static ALLOCATOR: ExitOnRefusal = ExitOnRefusal {
+    tool: "stg-run",
+    advice: "The run ended there, without its profile. Give the process more memory or \
+             address space (`ulimit -v`), or lower --max-heap and --max-stack, so that the \
+             run stops at a limit with its profile written.",
+};
 
 /// Records, before Rust's runtime starts, whether standard output or error
 /// was closed (`stg-run prog.stg >&-`): the runtime then opens `/dev/null`

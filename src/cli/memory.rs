@@ -1,5 +1,5 @@
-//! A refused allocation as an error message and an exit status, for a tool
-//! that never allocates fallibly (`stg-prof`).
+//! A refused allocation as an error message and an exit status, where
+//! Rust would abort.
 //!
 //! Rust's answer to an allocation the system refuses (under `ulimit -v`,
 //! or past what overcommit allows) is `memory allocation of N bytes
@@ -9,11 +9,17 @@
 //! temporary files the process is writing (as a signal does, see
 //! [`super::signals::exit_now`]), and ends the process with status 1.
 //!
-//! It is not for `stg-run`, whose heap and stacks are reserved with
-//! `try_reserve` and answer a refusal with a clean stop that keeps the
-//! profile: with this allocator such a refusal would end the process.
+//! Except inside [`fallibly`]: there a refusal is returned as Rust's
+//! allocator interface has it (null), for `try_reserve` to answer with an
+//! error. `stg-run` reserves its stacks and the biographies' table so, and
+//! stops cleanly with its profile when the system refuses them; what it
+//! allocates otherwise (censuses, the profile's counters, the front end)
+//! is small beside the heap and stacks the limits bound, and a refusal
+//! there ends the process with the message (its profile is lost, and the
+//! message says how to have the run stop at a limit instead).
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Exit status after a refused allocation: a failure like any other error.
@@ -30,6 +36,26 @@ pub struct ExitOnRefusal {
 /// Set by the first refusal: a second one (while cleaning up) ends the
 /// process without another message.
 static REFUSED: AtomicBool = AtomicBool::new(false);
+
+thread_local! {
+    /// Inside [`fallibly`] on this thread.
+    static FALLIBLE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` with refused allocations returned as null (for `try_reserve`
+/// to turn into an error) rather than ending the process.
+pub fn fallibly<T>(f: impl FnOnce() -> T) -> T {
+    let before = FALLIBLE.replace(true);
+    let result = f();
+    FALLIBLE.set(before);
+    result
+}
+
+/// Is this thread inside [`fallibly`]? (Read only when an allocation was
+/// refused; a thread whose locals are gone is not.)
+fn refusals_returned() -> bool {
+    FALLIBLE.try_with(Cell::get).unwrap_or(false)
+}
 
 impl ExitOnRefusal {
     #[cold]
@@ -52,12 +78,13 @@ impl ExitOnRefusal {
 }
 
 // SAFETY: every method hands the request to `System` unchanged and returns
-// its answer, or does not return at all.
+// its answer, or does not return at all (reading a thread-local `Cell` of
+// a `bool`, which allocates nothing, to decide).
 unsafe impl GlobalAlloc for ExitOnRefusal {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: the caller's contract is `System`'s.
         let p = unsafe { System.alloc(layout) };
-        if p.is_null() {
+        if p.is_null() && !refusals_returned() {
             self.refused(layout.size());
         }
         p
@@ -66,7 +93,7 @@ unsafe impl GlobalAlloc for ExitOnRefusal {
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         // SAFETY: as for `alloc`.
         let p = unsafe { System.alloc_zeroed(layout) };
-        if p.is_null() {
+        if p.is_null() && !refusals_returned() {
             self.refused(layout.size());
         }
         p
@@ -80,7 +107,7 @@ unsafe impl GlobalAlloc for ExitOnRefusal {
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         // SAFETY: as for `dealloc`.
         let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if p.is_null() {
+        if p.is_null() && !refusals_returned() {
             self.refused(new_size);
         }
         p

@@ -24,6 +24,7 @@
 use std::ops::Range;
 
 use super::{Addr, Tag, Word, closure_words};
+use crate::cli::memory::fallibly;
 
 /// The entry's flag: the closure has been used (entered, or a `case` has
 /// inspected it).
@@ -103,9 +104,8 @@ impl Biographies {
         }
         let len = self.young_end + end.saturating_sub(self.old_base);
         if len > self.entries.len() {
-            self.entries
-                .try_reserve_exact(len - self.entries.len())
-                .map_err(|_| len as u64 * 4)?;
+            let more = len - self.entries.len();
+            fallibly(|| self.entries.try_reserve_exact(more)).map_err(|_| len as u64 * 4)?;
             self.entries.resize(len, 0);
         }
         Ok(())
@@ -238,23 +238,24 @@ impl Biographies {
         // it fails (`None`), they are read where they are, and the table
         // is given up.
         let from_base = self.old_base;
-        let mut old = Some(Vec::new());
-        if let Some(part) = self.entries.get(young_end..) {
-            let moved = old.as_mut().expect("made above");
-            if moved.try_reserve_exact(part.len()).is_ok() {
-                moved.extend_from_slice(part);
-                self.entries.truncate(young_end);
-            } else {
-                old = None;
-            }
+        let part = self.entries.get(young_end..).unwrap_or_default();
+        let mut old = Vec::new();
+        let old = fallibly(|| old.try_reserve_exact(part.len()))
+            .is_ok()
+            .then(|| {
+                old.extend_from_slice(part);
+                old
+            });
+        if old.is_some() {
+            self.entries.truncate(young_end);
         }
         let old_len = old_end - old_base;
         let len = young_end + old_len;
-        let given = old.is_some()
-            && self
-                .entries
-                .try_reserve_exact(len - self.entries.len())
-                .is_ok();
+        // (Moved out, the table is the young generation's part alone.)
+        let given = old.is_some() && {
+            let more = len - self.entries.len();
+            fallibly(|| self.entries.try_reserve_exact(more)).is_ok()
+        };
         if given {
             self.entries.resize(len, 0);
         }

@@ -169,8 +169,7 @@ impl ValueStack {
     /// aborting when the system has none: growing the area up to there
     /// then allocates nothing.
     pub fn try_reserve_len(&mut self, len: usize) -> Result<(), std::collections::TryReserveError> {
-        self.area
-            .try_reserve_exact(len.saturating_sub(self.area.len()))
+        crate::machine::common::try_reserve_len(&mut self.area, len)
     }
 
     /// Push the values of `from` (a scrutinee's copy of its environment,
