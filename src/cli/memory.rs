@@ -51,6 +51,26 @@ pub fn fallibly<T>(f: impl FnOnce() -> T) -> T {
     result
 }
 
+/// A vector of `len` zeros, or `None` when the system refuses the memory.
+/// The memory comes zeroed from the system (`calloc`: fresh pages are not
+/// written), as `vec![0; len]`'s does, where a `try_reserve` and a
+/// `resize` would write every byte.
+pub fn zeroed_u32s(len: usize) -> Option<Vec<u32>> {
+    if len == 0 {
+        return Some(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<u32>(len).ok()?;
+    // SAFETY: `layout` has a nonzero size (`len` > 0).
+    let p = fallibly(|| unsafe { std::alloc::alloc_zeroed(layout) });
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: `p` was allocated by the global allocator with the layout of
+    // `len` `u32`s, all of them initialised (zero is a `u32`), and the
+    // vector takes ownership of it.
+    Some(unsafe { Vec::from_raw_parts(p.cast::<u32>(), len, len) })
+}
+
 /// Is this thread inside [`fallibly`]? (Read only when an allocation was
 /// refused; a thread whose locals are gone is not.)
 fn refusals_returned() -> bool {
@@ -167,7 +187,15 @@ impl Message {
 
 #[cfg(test)]
 mod tests {
-    use super::Message;
+    use super::{Message, zeroed_u32s};
+
+    #[test]
+    fn zeroed_vectors_are_zero_or_refused() {
+        assert_eq!(zeroed_u32s(0), Some(vec![]));
+        assert_eq!(zeroed_u32s(1000), Some(vec![0; 1000]));
+        // More bytes than an allocation may have: refused, not an abort.
+        assert_eq!(zeroed_u32s(usize::MAX / 2), None);
+    }
 
     #[test]
     fn messages_hold_numbers_and_stop_at_their_capacity() {

@@ -35,6 +35,7 @@
 use std::collections::HashMap;
 
 use super::{Addr, Heap, Info, Roots, Tag, Value};
+use crate::cli::memory::{fallibly, zeroed_u32s};
 
 /// The retainer of everything the roots point at directly: GHC's thread
 /// (its TSO, built under `CCS_SYSTEM`), printed `SYSTEM`.
@@ -43,13 +44,16 @@ pub const SYSTEM: u32 = u32::MAX;
 /// An interned retainer set: 0 is the empty set.
 pub type SetId = u32;
 
-/// The traversal's side memory would pass its bound.
+/// The traversal's side memory would pass its bound, or the system would
+/// not give it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TooBig {
     /// Bytes the traversal needed when it stopped (at least).
     pub needed: u64,
     /// The bound it was given.
     pub limit: u64,
+    /// The system refused the memory, under the bound (`ulimit -v`).
+    pub refused: bool,
 }
 
 /// Retainer sets interned across censuses: a set's number stays the same
@@ -163,7 +167,16 @@ pub fn compute(
 ) -> Result<Retained, TooBig> {
     let words = heap.addr_end();
     let table = words as u64 * 4;
-    let too_big = |needed: u64| TooBig { needed, limit };
+    let too_big = |needed: u64| TooBig {
+        needed,
+        limit,
+        refused: false,
+    };
+    let refused = |needed: u64| TooBig {
+        needed,
+        limit,
+        refused: true,
+    };
     // The table and the sets kept from the censuses before.
     let kept = table + sets.bytes();
     if kept > limit {
@@ -173,12 +186,23 @@ pub fn compute(
     let hard = limit.saturating_mul(2);
     // The sets of this traversal, as it makes them.
     let mut made = RetainerSets::default();
-    let mut of = vec![0 as SetId; words];
+    // What grows with the heap is reserved so that the system's refusal
+    // (under `ulimit -v`) stops the census, not the process.
+    let Some(mut of) = zeroed_u32s(words) else {
+        return Err(refused(table));
+    };
     let mut holders: Vec<u64> = Vec::new();
     let mut work: Vec<Work> = Vec::new();
     let work_bytes = |w: &Vec<Work>| w.capacity() as u64 * std::mem::size_of::<Work>() as u64;
     let mut failed = None;
     roots.visit_roots(&mut |vs: &mut [Value]| {
+        if failed.is_some() {
+            return;
+        }
+        if fallibly(|| work.try_reserve(vs.len())).is_err() {
+            failed = Some(refused(kept + work_bytes(&work) * 2));
+            return;
+        }
         for v in vs.iter() {
             if let Value::Ptr(a) = *v {
                 work.push((a, SYSTEM));
@@ -186,11 +210,11 @@ pub fn compute(
         }
         let needed = kept + work_bytes(&work);
         if needed > hard {
-            failed.get_or_insert(needed);
+            failed = Some(too_big(needed));
         }
     });
-    if let Some(needed) = failed {
-        return Err(too_big(needed));
+    if let Some(failed) = failed {
+        return Err(failed);
     }
     let mut next_look = 1024;
     while let Some((a, r)) = work.pop() {
@@ -213,6 +237,10 @@ pub fn compute(
         // those still held): counted as they change, so that the table
         // need not be read whole.
         if holders.len() <= now as usize {
+            let more = made.sets.len() - holders.len();
+            if fallibly(|| holders.try_reserve(more)).is_err() {
+                return Err(refused(kept + work_bytes(&work) + made.bytes()));
+            }
             holders.resize(made.sets.len(), 0);
         }
         holders[before as usize] -= u64::from(before != 0);
@@ -224,7 +252,11 @@ pub fn compute(
             None => r,
         };
         let had = work.capacity();
-        for i in 0..info.size() - 2 {
+        let fields = info.size() - 2;
+        if work.capacity() - work.len() < fields && fallibly(|| work.try_reserve(fields)).is_err() {
+            return Err(refused(kept + work_bytes(&work) * 2 + made.bytes()));
+        }
+        for i in 0..fields {
             if let Value::Ptr(p) = heap.payload(a, i) {
                 work.push((p, child));
             }

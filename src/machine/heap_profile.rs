@@ -430,6 +430,18 @@ impl<'w> HeapProfiler<'w> {
                 limit,
             ) {
                 Ok(r) => Some(r),
+                Err(e) if e.refused => {
+                    self.side_table_limit = Some(format!(
+                        "the retainer profile's census at step {step} needed over {} bytes beside \
+                         the heap to find the retainers of the live closures, which the system \
+                         would not give; no census was taken from there on (the file holds the \
+                         {} before). Give the process more memory or address space (ulimit -v), \
+                         or a smaller --max-heap (the heap reserves its address space at the \
+                         start)",
+                        e.needed, self.censuses
+                    ));
+                    return;
+                }
                 Err(e) => {
                     self.side_table_limit = Some(format!(
                         "the retainer profile's census at step {step} needs more than {} bytes \
