@@ -45,10 +45,15 @@ thread_local! {
 /// Runs `f` with refused allocations returned as null (for `try_reserve`
 /// to turn into an error) rather than ending the process.
 pub fn fallibly<T>(f: impl FnOnce() -> T) -> T {
-    let before = FALLIBLE.replace(true);
-    let result = f();
-    FALLIBLE.set(before);
-    result
+    /// Puts the flag back as it was, on return or unwinding.
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            FALLIBLE.set(self.0);
+        }
+    }
+    let _restore = Restore(FALLIBLE.replace(true));
+    f()
 }
 
 /// A vector of `len` zeros, or `None` when the system refuses the memory.
@@ -188,6 +193,16 @@ impl Message {
 #[cfg(test)]
 mod tests {
     use super::{Message, zeroed_u32s};
+
+    #[test]
+    fn the_fallible_scope_ends_with_its_closure() {
+        use super::{FALLIBLE, fallibly};
+        assert!(!FALLIBLE.get());
+        assert!(fallibly(|| fallibly(|| FALLIBLE.get()) && FALLIBLE.get()));
+        assert!(!FALLIBLE.get());
+        let unwound = std::panic::catch_unwind(|| fallibly(|| panic!("inside")));
+        assert!(unwound.is_err() && !FALLIBLE.get());
+    }
 
     #[test]
     fn zeroed_vectors_are_zero_or_refused() {
