@@ -490,6 +490,21 @@ fn a_profile_written_through_a_link_has_its_side_file_beside_the_file() {
             side,
             "{args:?}"
         );
+        let written = std::fs::read(&sum).unwrap();
+        if args[0] == "merge" {
+            // The sum is all stg-prof writes there.
+            assert!(
+                stg_run::internal::profile::format::read(&written).is_ok(),
+                "{args:?}"
+            );
+        } else {
+            // stg-run writes the profile after the program's output, as
+            // through a pipe (an atomic write replaced the file, and the
+            // output with it).
+            let mut want = b"1973\n".to_vec();
+            want.extend(std::fs::read(&file).unwrap());
+            assert_eq!(written, want, "{args:?}");
+        }
     }
     std::fs::create_dir_all(dir.join("runs")).unwrap();
     let link = dir.join("latest.pgcl");

@@ -914,7 +914,15 @@ fn write_results(
     }
     match &outputs.profile {
         Some(ProfileTo::File(path)) => {
-            if let Err(e) = format::write_file_atomic(path, &result.profile) {
+            let written = if names_standard_output(path) {
+                // After the program's output, as through a pipe, not over it.
+                format::try_write(&result.profile)
+                    .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+                    .and_then(|bytes| stdio::stdout(Patience::End).write_all(&bytes))
+            } else {
+                format::write_file_atomic(path, &result.profile)
+            };
+            if let Err(e) = written {
                 say(&format!(
                     "stg-run: cannot write the profile to {}: {e}{}\n",
                     path.display(),
@@ -962,6 +970,19 @@ fn write_results(
         }
     }
     status
+}
+
+/// Is `path` standard output by name (`/dev/stdout`, `/dev/fd/1`,
+/// `/proc/self/fd/1`) while standard output is a regular file
+/// (`--profile-file /dev/stdout > run.out`)? The profile is then written
+/// to standard output after the program's output, as it is through a pipe
+/// or to a device; an atomic write would replace the file, and the
+/// program's output with it.
+fn names_standard_output(path: &Path) -> bool {
+    matches!(
+        path.to_str(),
+        Some("/dev/stdout" | "/dev/fd/1" | "/proc/self/fd/1")
+    ) && std::fs::metadata(path).is_ok_and(|m| m.is_file())
 }
 
 /// What to do when a write failed because the disk is full (`kind`):
