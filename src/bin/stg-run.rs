@@ -889,16 +889,19 @@ fn write_results(
     {
         let line = match (stream, &outputs.trace) {
             (machine::OutputStream::Result, _) => {
-                format!("cannot write the output: {message}{}", disk_full(kind, ""))
+                format!(
+                    "cannot write the output: {message}{}",
+                    disk_full(kind, None)
+                )
             }
             (machine::OutputStream::Trace, None) => {
-                format!("cannot write the trace: {message}{}", disk_full(kind, ""))
+                format!("cannot write the trace: {message}{}", disk_full(kind, None))
             }
             (machine::OutputStream::Trace, Some(path)) => format!(
                 "cannot write the trace to {}: {message}; the run stopped there, and the file \
                  ends where the trace was cut off{}",
                 path.display(),
-                disk_full(kind, "another --trace-file")
+                disk_full(kind, Some("another --trace-file"))
             ),
         };
         say(&format!("stg-run: {line}\n"));
@@ -916,9 +919,7 @@ fn write_results(
         Some(ProfileTo::File(path)) => {
             let written = if names_standard_output(path) {
                 // After the program's output, as through a pipe, not over it.
-                format::try_write(&result.profile)
-                    .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
-                    .and_then(|bytes| stdio::stdout(Patience::End).write_all(&bytes))
+                write_profile_to_stdout(&result.profile)
             } else {
                 format::write_file_atomic(path, &result.profile)
             };
@@ -926,7 +927,7 @@ fn write_results(
                 say(&format!(
                     "stg-run: cannot write the profile to {}: {e}{}\n",
                     path.display(),
-                    disk_full(e.kind(), "another --profile-file")
+                    disk_full(e.kind(), Some("another --profile-file"))
                 ));
                 status = io_status;
             } else if let Some(side_path) = &outputs.side_file
@@ -936,20 +937,15 @@ fn write_results(
                 status = io_status;
             }
         }
-        Some(ProfileTo::Stdout) => {
-            let written = format::try_write(&result.profile)
-                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
-                .and_then(|bytes| stdio::stdout(Patience::End).write_all(&bytes));
-            match written {
-                Err(e) if !stdio::is_closed_pipe(&e) => {
-                    say(&format!(
-                        "stg-run: cannot write the profile to standard output: {e}\n"
-                    ));
-                    status = io_status;
-                }
-                _ => {}
+        Some(ProfileTo::Stdout) => match write_profile_to_stdout(&result.profile) {
+            Err(e) if !stdio::is_closed_pipe(&e) => {
+                say(&format!(
+                    "stg-run: cannot write the profile to standard output: {e}\n"
+                ));
+                status = io_status;
             }
-        }
+            _ => {}
+        },
         None => {}
     }
     if let Some(files) = heap_files {
@@ -972,6 +968,13 @@ fn write_results(
     status
 }
 
+/// Writes `profile` to standard output (after whatever the run wrote there).
+fn write_profile_to_stdout(profile: &stg_run::internal::profile::Profile) -> io::Result<()> {
+    format::try_write(profile)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+        .and_then(|bytes| stdio::stdout(Patience::End).write_all(&bytes))
+}
+
 /// Is `path` standard output by name (`/dev/stdout`, `/dev/fd/1`,
 /// `/proc/self/fd/1`) while standard output is a regular file
 /// (`--profile-file /dev/stdout > run.out`)? The profile is then written
@@ -986,19 +989,20 @@ fn names_standard_output(path: &Path) -> bool {
 }
 
 /// What to do when a write failed because the disk is full (`kind`):
-/// free space, or write `elsewhere` (a flag, a folder; nothing for
+/// free space, or write `elsewhere` (a flag, a folder; `None` for
 /// standard output and error). Empty for any other failure.
-fn disk_full(kind: io::ErrorKind, elsewhere: &str) -> String {
+fn disk_full(kind: io::ErrorKind, elsewhere: Option<&str>) -> String {
     if !matches!(
         kind,
         io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded
     ) {
         return String::new();
     }
-    if elsewhere.is_empty() {
-        "; free some space on the disk it goes to".to_string()
-    } else {
-        format!("; free some space on that disk, or write it elsewhere: {elsewhere}")
+    match elsewhere {
+        None => "; free some space on the disk it goes to".to_string(),
+        Some(elsewhere) => {
+            format!("; free some space on that disk, or write it elsewhere: {elsewhere}")
+        }
     }
 }
 
@@ -1050,7 +1054,7 @@ fn write_page(e: &Explain, page: &str, result: &machine::RunResult) -> bool {
         say(&format!(
             "stg-run: cannot write the explorer page to {}: {err}{}\n",
             e.path.display(),
-            disk_full(err.kind(), "another --explain=FILE.html")
+            disk_full(err.kind(), Some("another --explain=FILE.html"))
         ));
         return false;
     }
@@ -1122,7 +1126,7 @@ impl HeapFiles {
                 path.display(),
                 disk_full(
                     e.kind(),
-                    "another folder (the heap profile goes to the current one)"
+                    Some("another folder (the heap profile goes to the current one)")
                 )
             )
         };

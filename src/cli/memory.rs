@@ -56,6 +56,16 @@ pub fn fallibly<T>(f: impl FnOnce() -> T) -> T {
     f()
 }
 
+/// Reserve room in `v` for `len` elements in all, failing rather than
+/// aborting or ending the process ([`fallibly`]) when the system has no
+/// memory for it.
+pub fn try_reserve_len<T>(
+    v: &mut Vec<T>,
+    len: usize,
+) -> Result<(), std::collections::TryReserveError> {
+    fallibly(|| v.try_reserve_exact(len.saturating_sub(v.len())))
+}
+
 /// A vector of `len` zeros, or `None` when the system refuses the memory.
 /// The memory comes zeroed from the system (`calloc`: fresh pages are not
 /// written), as `vec![0; len]`'s does, where a `try_reserve` and a

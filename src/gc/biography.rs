@@ -24,7 +24,7 @@
 use std::ops::Range;
 
 use super::{Addr, Tag, Word, closure_words};
-use crate::cli::memory::fallibly;
+use crate::cli::memory::try_reserve_len;
 
 /// The entry's flag: the closure has been used (entered, or a `case` has
 /// inspected it).
@@ -104,8 +104,7 @@ impl Biographies {
         }
         let len = self.young_end + end.saturating_sub(self.old_base);
         if len > self.entries.len() {
-            let more = len - self.entries.len();
-            fallibly(|| self.entries.try_reserve_exact(more)).map_err(|_| len as u64 * 4)?;
+            try_reserve_len(&mut self.entries, len).map_err(|_| len as u64 * 4)?;
             self.entries.resize(len, 0);
         }
         Ok(())
@@ -240,22 +239,17 @@ impl Biographies {
         let from_base = self.old_base;
         let part = self.entries.get(young_end..).unwrap_or_default();
         let mut old = Vec::new();
-        let old = fallibly(|| old.try_reserve_exact(part.len()))
-            .is_ok()
-            .then(|| {
-                old.extend_from_slice(part);
-                old
-            });
+        let old = try_reserve_len(&mut old, part.len()).is_ok().then(|| {
+            old.extend_from_slice(part);
+            old
+        });
         if old.is_some() {
             self.entries.truncate(young_end);
         }
         let old_len = old_end - old_base;
         let len = young_end + old_len;
         // (Moved out, the table is the young generation's part alone.)
-        let given = old.is_some() && {
-            let more = len - self.entries.len();
-            fallibly(|| self.entries.try_reserve_exact(more)).is_ok()
-        };
+        let given = old.is_some() && try_reserve_len(&mut self.entries, len).is_ok();
         if given {
             self.entries.resize(len, 0);
         }

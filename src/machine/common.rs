@@ -74,16 +74,6 @@ pub(crate) fn next_stack_room(room: u64, words: u64, max_words: u64) -> u64 {
         .min(max_words)
 }
 
-/// Reserve room in `v` for `len` elements in all, failing rather than
-/// aborting (or ending the process: [`crate::cli::memory`]) when the
-/// system has no memory for it.
-pub(crate) fn try_reserve_len<T>(
-    v: &mut Vec<T>,
-    len: usize,
-) -> Result<(), std::collections::TryReserveError> {
-    crate::cli::memory::fallibly(|| v.try_reserve_exact(len.saturating_sub(v.len())))
-}
-
 /// The error of stacks that could not grow past `room_words`.
 pub(crate) fn stack_memory(room_words: u64, limit: &crate::gc::memory_limit::Limit) -> ErrorKind {
     ErrorKind::StackMemory {

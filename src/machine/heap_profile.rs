@@ -306,6 +306,10 @@ pub struct HeapProfiler<'w> {
     side_table_limit: Option<String>,
 }
 
+/// What to do when the system would not give a census's side memory.
+const REFUSED_ADVICE: &str = "Give the process more memory or address space (ulimit -v), or a \
+     smaller --max-heap (the heap reserves its address space at the start)";
+
 impl<'w> HeapProfiler<'w> {
     /// A profile kept in memory (its text is in the summary).
     pub fn in_memory(
@@ -435,9 +439,7 @@ impl<'w> HeapProfiler<'w> {
                         "the retainer profile's census at step {step} needed over {} bytes beside \
                          the heap to find the retainers of the live closures, which the system \
                          would not give; no census was taken from there on (the file holds the \
-                         {} before). Give the process more memory or address space (ulimit -v), \
-                         or a smaller --max-heap (the heap reserves its address space at the \
-                         start)",
+                         {} before). {REFUSED_ADVICE}",
                         e.needed, self.censuses
                     ));
                     return;
@@ -580,8 +582,7 @@ impl<'w> HeapProfiler<'w> {
             "the biographical profile's table beside the heap (4 bytes a heap word in use) \
              needed {bytes} bytes, which the system would not give; no census was taken from \
              there on (the file holds the {} before, their closures' phases settled as if the \
-             run had ended there). Give the process more memory or address space (ulimit -v), \
-             or a smaller --max-heap (the heap reserves its address space at the start)",
+             run had ended there). {REFUSED_ADVICE}",
             self.censuses
         ));
     }

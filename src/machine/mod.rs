@@ -497,25 +497,27 @@ impl fmt::Display for ErrorKind {
                 limit_bytes,
                 live_bytes,
                 default_of,
-                reserved_less: false,
-            } => write!(
-                f,
-                "heap exhausted: {live_bytes} bytes live, limit {limit_bytes} bytes{}; raise it with --max-heap{}",
-                default_note(default_of.as_deref()),
-                example("--max-heap", limit_bytes.saturating_mul(2))
-            ),
-            ErrorKind::HeapLimit {
-                limit_bytes,
-                live_bytes,
-                default_of,
-                reserved_less: true,
-            } => write!(
-                f,
-                "heap exhausted: {live_bytes} bytes live, limit {limit_bytes} bytes{}; give the \
-                 process more address space (ulimit -v) or memory: a larger --max-heap would \
-                 not be reserved either",
-                default_note(default_of.as_deref()),
-            ),
+                reserved_less,
+            } => {
+                write!(
+                    f,
+                    "heap exhausted: {live_bytes} bytes live, limit {limit_bytes} bytes{}; ",
+                    default_note(default_of.as_deref())
+                )?;
+                if *reserved_less {
+                    write!(
+                        f,
+                        "give the process more address space (ulimit -v) or memory: a larger \
+                         --max-heap would not be reserved either"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "raise it with --max-heap{}",
+                        example("--max-heap", limit_bytes.saturating_mul(2))
+                    )
+                }
+            }
             ErrorKind::StackLimit {
                 limit_bytes,
                 default_of,

@@ -28,6 +28,7 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
+use crate::cli::memory::try_reserve_len;
 use crate::gc::{Addr, Heap, HeapExhausted, Info, Roots, Tag, Value, closure_words, memory_limit};
 use crate::machine::accounting::Accounting;
 use crate::machine::code::*;
@@ -596,9 +597,9 @@ impl<'a> Machine<'a> {
         let n = usize::try_from(room).unwrap_or(usize::MAX);
         // `args` holds at most a value a word, `rs` a continuation every
         // 3 words, `us` a frame every 4.
-        let reserved = common::try_reserve_len(&mut self.s.args, n)
-            .and_then(|()| common::try_reserve_len(&mut self.s.rs, n / 3 + 2))
-            .and_then(|()| common::try_reserve_len(&mut self.s.us, n / 4 + 2));
+        let reserved = try_reserve_len(&mut self.s.args, n)
+            .and_then(|()| try_reserve_len(&mut self.s.rs, n / 3 + 2))
+            .and_then(|()| try_reserve_len(&mut self.s.us, n / 4 + 2));
         if reserved.is_err() {
             return Err(
                 self.limit_error(common::stack_memory(self.room_words, &self.max_stack), rule)

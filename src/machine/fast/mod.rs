@@ -83,6 +83,7 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
+use crate::cli::memory::try_reserve_len;
 use crate::gc::{Addr, Heap, Info, Roots, Tag, Value, closure_words, memory_limit};
 use crate::machine::accounting::Accounting;
 use crate::machine::code::*;
@@ -1466,8 +1467,8 @@ impl<'a, const PROF: bool, const BIO: bool> Machine<'a, PROF, BIO> {
         // the continuations' environments (counted), the current one and
         // the room past its top (`values.rs`).
         let vals = (self.const_top + self.k.max_env + 256).saturating_add(n);
-        let reserved = common::try_reserve_len(&mut self.s.args, n)
-            .and_then(|()| common::try_reserve_len(&mut self.s.cs, n / 3 + 2))
+        let reserved = try_reserve_len(&mut self.s.args, n)
+            .and_then(|()| try_reserve_len(&mut self.s.cs, n / 3 + 2))
             .and_then(|()| self.s.vals.try_reserve_len(vals));
         if reserved.is_err() {
             return Err(self.error(

@@ -169,7 +169,7 @@ impl ValueStack {
     /// aborting when the system has none: growing the area up to there
     /// then allocates nothing.
     pub fn try_reserve_len(&mut self, len: usize) -> Result<(), std::collections::TryReserveError> {
-        crate::machine::common::try_reserve_len(&mut self.area, len)
+        crate::cli::memory::try_reserve_len(&mut self.area, len)
     }
 
     /// Push the values of `from` (a scrutinee's copy of its environment,
