@@ -128,20 +128,25 @@ pub const MESSAGE_NAME_CHARS: usize = 80;
 /// line that changes nothing on the terminal. Shared by the `.hp`
 /// reader's errors and the warnings that name a cost centre or a program.
 pub fn excerpt(s: &str, max: usize) -> String {
-    let s = s.trim();
-    let long = s.chars().nth(max).is_some();
     let mut out = String::new();
-    for c in s.chars().take(if long { max - 1 } else { max }) {
+    for c in cut_to_chars(s.trim(), max).chars() {
         if c.is_control() && c != '\t' {
             out.extend(c.escape_default());
         } else {
             out.push(c);
         }
     }
-    if long {
-        out.push('…');
-    }
     out
+}
+
+/// `s`, or when it has more than `max` characters (`max` > 0), its first
+/// `max - 1` and `…`. Shared by the messages' excerpts, `dot`'s labels
+/// and the heap chart's legend.
+pub(crate) fn cut_to_chars(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match s.char_indices().nth(max.saturating_sub(1)) {
+        Some((end, _)) if s[end..].chars().nth(1).is_some() => format!("{}…", &s[..end]).into(),
+        _ => s.into(),
+    }
 }
 
 /// `s` as text of HTML or SVG (XML): `<`, `>`, `&` and `"` as entities,
@@ -174,3 +179,18 @@ pub mod stacks;
 pub(crate) mod tree;
 pub use tree::Sums;
 pub mod view;
+
+#[cfg(test)]
+mod tests {
+    use super::cut_to_chars;
+
+    #[test]
+    fn names_are_cut_to_their_characters() {
+        assert_eq!(cut_to_chars("abcd", 4), "abcd");
+        assert_eq!(cut_to_chars("abcde", 4), "abc…");
+        assert_eq!(cut_to_chars("", 4), "");
+        // Characters, not bytes.
+        assert_eq!(cut_to_chars("ééééé", 5), "ééééé");
+        assert_eq!(cut_to_chars("éééééé", 5), "éééé…");
+    }
+}

@@ -28,7 +28,7 @@ use std::fmt::Write;
 
 use super::super::side_file::SideInfo;
 use super::super::tree::{Sums, Tree};
-use super::super::{Profile, one_line};
+use super::super::{Profile, cut_to_chars, one_line};
 use super::qualified_name;
 
 /// What the graph leaves out.
@@ -85,16 +85,9 @@ const MAX_NAME_CHARS: usize = 1000;
 /// characters (ending in `…`), control characters as spaces, `\` and
 /// `"` escaped.
 fn dot_text(s: &str) -> String {
-    let mut s = one_line(s);
-    if let Some((cut, _)) = s.char_indices().nth(MAX_NAME_CHARS) {
-        let keep = s
-            .char_indices()
-            .nth(MAX_NAME_CHARS - 1)
-            .map_or(cut, |(i, _)| i);
-        s.truncate(keep);
-        s.push('…');
-    }
-    s.replace('\\', "\\\\").replace('"', "\\\"")
+    cut_to_chars(&one_line(s), MAX_NAME_CHARS)
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
 }
 
 fn pct(part: u128, total: u128) -> f64 {

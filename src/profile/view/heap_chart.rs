@@ -24,7 +24,7 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use crate::profile::{excerpt, markup_text};
+use crate::profile::{cut_to_chars, excerpt, markup_text};
 
 /// The largest time or value read (about 2^60).
 const MAX_NUMBER: f64 = 1e18;
@@ -675,13 +675,7 @@ pub fn svg_with(hp: &HeapFile, options: &ChartOptions) -> String {
         let name = &band.name;
         // Long names (cost-centre stacks) are cut to fit; the tooltip has
         // the whole name.
-        let shown: String = if name.chars().count() > LEGEND_CHARS {
-            let mut cut: String = name.chars().take(LEGEND_CHARS - 1).collect();
-            cut.push('…');
-            cut
-        } else {
-            name.clone()
-        };
+        let shown = cut_to_chars(name, LEGEND_CHARS);
         let _ = writeln!(
             out,
             "<rect x=\"{lx}\" y=\"{ly}\" width=\"14\" height=\"14\" fill=\"{}\"/>\
